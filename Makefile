@@ -1,0 +1,18 @@
+# Thin wrapper over CMake: `make` builds into build/, `make test` runs every test.
+BUILD ?= build
+JOBS  ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all test demo clean sanitize tsan portable-test
+all: $(BUILD)/Makefile
+	@$(MAKE) -s -C $(BUILD) -j$(JOBS)
+
+$(BUILD)/Makefile: CMakeLists.txt
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+
+test: all
+	@tests/oracle/ensure-deps.sh
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD) build-*
