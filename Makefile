@@ -2,6 +2,13 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# clang schedules the __int128 Montgomery loops with mulx/adx far better than gcc 12
+# (about 1.6x on Fp mul here); gcc still builds and passes the tests.
+CC ?= cc
+ifeq ($(origin CC),default)
+  CC := $(shell command -v clang >/dev/null 2>&1 && echo clang || echo cc)
+endif
+export CC
 
 .PHONY: all test demo clean sanitize tsan portable-test
 all: $(BUILD)/Makefile
