@@ -1,0 +1,324 @@
+/* Constraint-system core and the shape / record / witness / check back ends. Contracts in
+ * cs.h; model from bellperson's ProvingAssignment and TestConstraintSystem (facts §3.1). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cs/cs_internal.h"
+
+void cs_set_error(cs_t *cs, cuzk_status code, const char *fmt, ...)
+{
+    if (cs->status != CUZK_OK)
+        return;
+    cs->status = code;
+    cs->err.code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cs->err.msg, sizeof cs->err.msg, fmt, ap);
+    va_end(ap);
+}
+
+static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t c = *cap ? *cap : 1024;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags)
+{
+    memset(cs, 0, sizeof *cs);
+    if (mode > CS_CHECK)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_init: mode %d unknown", (int)mode);
+    cs->mode = mode;
+    cs->flags = flags;
+    if (mode == CS_RECORD)
+        cs->flags |= CS_TRACK_DENSITY;
+    cs->impl = calloc(1, sizeof *cs->impl);
+    if (!cs->impl)
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init: out of memory");
+    if (mode == CS_RECORD) {
+        for (int m = 0; m < 3; m++) {
+            rec_matrix *r = &cs->impl->rec[m];
+            if (!grow((void **)&r->row_ptr, &r->rows_cap, 1, sizeof *r->row_ptr)) {
+                cs_free(cs);
+                return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init: out of memory");
+            }
+            r->row_ptr[0] = 0;
+        }
+    }
+    cs_alloc_input(cs, &FR_ONE);
+    return cs->status;
+}
+
+void cs_free(cs_t *cs)
+{
+    cs_impl *im = cs->impl;
+    if (!im)
+        return;
+    for (int i = 0; i < 3; i++) {
+        free(im->dens[i]);
+        free(im->rec[i].row_ptr);
+        free(im->rec[i].col);
+        free(im->rec[i].val);
+    }
+    free(im->vals[0]);
+    free(im->vals[1]);
+    free(im);
+    cs->impl = NULL;
+}
+
+static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
+{
+    uint64_t *count = kind ? &cs->num_aux : &cs->num_inputs;
+    if (cs->status != CUZK_OK)
+        return CS_ONE;
+    if (*count >= CS_MAX_VARS) {
+        cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_alloc: more than %u variables", CS_MAX_VARS);
+        return CS_ONE;
+    }
+    cs_impl *im = cs->impl;
+    if (cs_has_values(cs)) {
+        if (!value) {
+            cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_alloc: %s variable %llu has no value",
+                         kind ? "aux" : "input", (unsigned long long)*count);
+            return CS_ONE;
+        }
+        if (!grow((void **)&im->vals[kind], &im->vals_cap[kind], *count + 1, sizeof(fr_t))) {
+            cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory at variable %llu",
+                         (unsigned long long)*count);
+            return CS_ONE;
+        }
+        im->vals[kind][*count] = *value;
+    }
+    if (cs->flags & CS_TRACK_DENSITY) {
+        int lo = kind ? D_A_AUX : D_B_IN, hi = kind ? D_B_AUX : D_B_IN;
+        uint64_t words = *count / 64 + 1;
+        for (int d = lo; d <= hi; d++) {
+            uint64_t cap = im->dens_words[d];
+            if (!grow((void **)&im->dens[d], &im->dens_words[d], words, sizeof(uint64_t))) {
+                cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory (density)");
+                return CS_ONE;
+            }
+            if (im->dens_words[d] > cap)
+                memset(im->dens[d] + cap, 0, (im->dens_words[d] - cap) * sizeof(uint64_t));
+        }
+    }
+    cs_var v = (cs_var)*count | (kind ? 0 : CS_VAR_INPUT);
+    (*count)++;
+    return v;
+}
+
+cs_var cs_alloc(cs_t *cs, const fr_t *value)
+{
+    return alloc_kind(cs, value, 1);
+}
+
+cs_var cs_alloc_input(cs_t *cs, const fr_t *value)
+{
+    return alloc_kind(cs, value, 0);
+}
+
+const fr_t *cs_value(const cs_t *cs, cs_var v)
+{
+    if (!cs_has_values(cs) || !cs->impl)
+        return NULL;
+    int kind = CS_VAR_IS_INPUT(v) ? 0 : 1;
+    uint64_t i = CS_VAR_INDEX(v);
+    if (i >= (kind ? cs->num_aux : cs->num_inputs))
+        return NULL;
+    return &cs->impl->vals[kind][i];
+}
+
+static void mark_density(cs_impl *im, const cs_lc *lc, int is_b)
+{
+    for (uint32_t i = 0; i < lc->n; i++) {
+        cs_var v = lc->t[i].var;
+        int d = CS_VAR_IS_INPUT(v) ? (is_b ? D_B_IN : -1) : (is_b ? D_B_AUX : D_A_AUX);
+        if (d < 0)
+            continue;
+        uint64_t idx = CS_VAR_INDEX(v), bit = 1ull << (idx & 63);
+        uint64_t *w = &im->dens[d][idx >> 6];
+        if (!(*w & bit)) {
+            *w |= bit;
+            im->dens_count[d]++;
+        }
+    }
+}
+
+static bool record_all(cs_t *cs, cs_lc *lc[3])
+{
+    cs_impl *im = cs->impl;
+    uint64_t row = cs->num_constraints;
+    for (int m = 0; m < 3; m++) {
+        rec_matrix *r = &im->rec[m];
+        uint64_t need = r->nnz + lc[m]->n;
+        if (!grow((void **)&r->row_ptr, &r->rows_cap, row + 2, sizeof *r->row_ptr))
+            return false;
+        if (!grow((void **)&r->col, &r->col_cap, need, sizeof *r->col) ||
+            !grow((void **)&r->val, &r->val_cap, need, sizeof *r->val))
+            return false;
+        for (uint32_t i = 0; i < lc[m]->n; i++) {
+            r->col[r->nnz + i] = lc[m]->t[i].var;
+            r->val[r->nnz + i] = lc[m]->t[i].coeff;
+        }
+        r->nnz = need;
+        r->row_ptr[row + 1] = need;
+    }
+    return true;
+}
+
+static void eval_lc(const cs_impl *im, const cs_lc *lc, fr_t *out)
+{
+    *out = FR_ZERO;
+    fr_t t;
+    for (uint32_t i = 0; i < lc->n; i++) {
+        cs_var v = lc->t[i].var;
+        const fr_t *x = &im->vals[CS_VAR_IS_INPUT(v) ? 0 : 1][CS_VAR_INDEX(v)];
+        fr_mul(&t, x, &lc->t[i].coeff);
+        fr_add(out, out, &t);
+    }
+}
+
+static bool lc_vars_valid(const cs_t *cs, const cs_lc *lc)
+{
+    for (uint32_t i = 0; i < lc->n; i++) {
+        cs_var v = lc->t[i].var;
+        uint64_t lim = CS_VAR_IS_INPUT(v) ? cs->num_inputs : cs->num_aux;
+        if (CS_VAR_INDEX(v) >= lim)
+            return false;
+    }
+    return true;
+}
+
+static void check_row(cs_t *cs, const char *name, cs_lc *lc[3])
+{
+    cs_impl *im = cs->impl;
+    if (im->failed)
+        return;
+    fr_t a, b, c, ab;
+    eval_lc(im, lc[0], &a);
+    eval_lc(im, lc[1], &b);
+    eval_lc(im, lc[2], &c);
+    fr_mul(&ab, &a, &b);
+    if (fr_eq(&ab, &c))
+        return;
+    im->failed = true;
+    im->fail_index = cs->num_constraints;
+    snprintf(im->fail_name, sizeof im->fail_name, "%s%s%s", im->ns, im->ns[0] ? "/" : "",
+             name ? name : "(unnamed)");
+}
+
+void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
+{
+    if (cs->status != CUZK_OK || cs->mode == CS_WITNESS)
+        return;
+    cs_lc *lc[3] = {a, b, c};
+    for (int m = 0; m < 3; m++) {
+        if (lc[m]->failed) {
+            cs_set_error(cs, CUZK_E_NOMEM, "cs_enforce: linear combination of constraint %llu "
+                         "could not grow", (unsigned long long)cs->num_constraints);
+            return;
+        }
+        cs_lc_normalize(lc[m]);
+        cs->nnz[m] += lc[m]->n;
+    }
+    if (cs->flags & CS_TRACK_DENSITY) {
+        for (int m = 0; m < 3; m++) {
+            if (!lc_vars_valid(cs, lc[m])) {
+                cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an "
+                             "unallocated variable", (unsigned long long)cs->num_constraints);
+                return;
+            }
+        }
+        mark_density(cs->impl, a, 0);
+        mark_density(cs->impl, b, 1);
+    }
+    if (cs->mode == CS_RECORD && !record_all(cs, lc)) {
+        cs_set_error(cs, CUZK_E_NOMEM, "cs_enforce: out of memory recording constraint %llu",
+                     (unsigned long long)cs->num_constraints);
+        return;
+    }
+    if (cs->mode == CS_CHECK) {
+        for (int m = 0; m < 3; m++) {
+            if (!lc_vars_valid(cs, lc[m])) {
+                cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an "
+                             "unallocated variable", (unsigned long long)cs->num_constraints);
+                return;
+            }
+        }
+        check_row(cs, name, lc);
+    }
+    cs->num_constraints++;
+}
+
+void cs_ns_push(cs_t *cs, const char *fmt, ...)
+{
+    if (cs->mode != CS_CHECK || !cs->impl)
+        return;
+    cs_impl *im = cs->impl;
+    if (im->ns_depth >= NS_DEPTH) {
+        im->ns_overflow++;
+        return;
+    }
+    size_t len = strlen(im->ns);
+    im->ns_len[im->ns_depth++] = (uint32_t)len;
+    if (len && len + 1 < NS_MAX)
+        im->ns[len++] = '/';
+    va_list ap;
+    va_start(ap, fmt);
+    if (len < NS_MAX)
+        vsnprintf(im->ns + len, NS_MAX - len, fmt, ap);
+    va_end(ap);
+}
+
+void cs_ns_pop(cs_t *cs)
+{
+    if (cs->mode != CS_CHECK || !cs->impl)
+        return;
+    cs_impl *im = cs->impl;
+    if (im->ns_overflow) {
+        im->ns_overflow--;
+        return;
+    }
+    if (im->ns_depth == 0)
+        return;
+    im->ns[im->ns_len[--im->ns_depth]] = 0;
+}
+
+void cs_get_counts(const cs_t *cs, cs_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->constraints = cs->num_constraints;
+    out->inputs = cs->num_inputs;
+    out->aux = cs->num_aux;
+    out->nnz_a = cs->nnz[0];
+    out->nnz_b = cs->nnz[1];
+    out->nnz_c = cs->nnz[2];
+    if (cs->impl && (cs->flags & CS_TRACK_DENSITY)) {
+        out->a_aux_density = cs->impl->dens_count[D_A_AUX];
+        out->b_aux_density = cs->impl->dens_count[D_B_AUX];
+        out->b_input_density = cs->impl->dens_count[D_B_IN];
+    }
+}
+
+bool cs_check_satisfied(const cs_t *cs, uint64_t *index, char *name, size_t cap)
+{
+    if (!cs->impl || !cs->impl->failed)
+        return true;
+    if (index)
+        *index = cs->impl->fail_index;
+    if (name && cap)
+        snprintf(name, cap, "%s", cs->impl->fail_name);
+    return false;
+}

@@ -1,0 +1,194 @@
+/* Constraint-system builder in the bellperson model.
+ *
+ * A circuit is synthesised by calling cs_alloc / cs_alloc_input / cs_enforce in a fixed
+ * order; the same synthesis code drives four interchangeable back ends:
+ *
+ *   CS_SHAPE   counts only: constraints, inputs, aux, nnz of A/B/C and (optionally) the
+ *              A/B density counts. No values. Memory O(1) in the number of constraints
+ *              (2 bits per variable when density tracking is requested).
+ *   CS_RECORD  records A, B, C as CSR matrices (cs_matrices), including the rows
+ *              `input_i * 0 = 0` that the bellperson prover appends for every input.
+ *   CS_WITNESS values only: alloc stores values, enforce is skipped.
+ *   CS_CHECK   values and constraints: every constraint is evaluated; the first one with
+ *              A*B != C is reported by index and namespaced name.
+ *
+ * Variables (source: bellperson/bellpepper-core ConstraintSystem): input 0 is ONE (value 1),
+ * allocated by cs_init; further inputs come from cs_alloc_input, private ("aux") variables
+ * from cs_alloc. A cs_var encodes the kind in its top bit (CS_VAR_INPUT) and the index in
+ * the low 31 bits; variable order inside each kind is allocation order.
+ *
+ * Linear combinations (cs_lc) are maps variable -> Fr coefficient. Adding a variable that is
+ * already present sums the coefficients; a term whose coefficient is (or cancels to) zero is
+ * absent: it counts neither for nnz nor for density, exactly as bellperson's prover skips
+ * zero coefficients (facts §3.1). Terms are appended to a caller-provided buffer and merged
+ * when the LC is used (sort by variable), so building an LC never mallocs unless it outgrows
+ * that buffer (then it moves to the heap; cs_lc_release frees it).
+ *
+ * Errors are sticky: a failing call (out of memory, missing value in a value mode) records
+ * the first error in the cs and later calls become no-ops; check cs_status() after synthesis.
+ * Thread-safety: one cs_t per thread; different cs_t are independent. The coefficient
+ * helpers (cs_pow2, cs_neg_one) are thread-safe.
+ */
+#ifndef CUZK_CS_CS_H
+#define CUZK_CS_CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "field/fr.h"
+
+typedef uint32_t cs_var;
+#define CS_VAR_INPUT 0x80000000u
+#define CS_VAR_INDEX(v) ((v) & 0x7fffffffu)
+#define CS_VAR_IS_INPUT(v) (((v) & CS_VAR_INPUT) != 0)
+#define CS_ONE ((cs_var)CS_VAR_INPUT)
+/* Largest number of aux (or input) variables a cs can hold. */
+#define CS_MAX_VARS 0x7fffffffu
+
+/* One LC term. */
+typedef struct {
+    cs_var var;
+    uint32_t _pad;
+    fr_t coeff; /* Montgomery form */
+} cs_term;
+
+/* Linear combination: n terms in t[0..n), capacity cap. `heap` marks t as malloc'ed by the
+ * LC itself; `failed` marks an allocation failure (the LC is then unusable and cs_enforce
+ * records CUZK_E_NOMEM). */
+typedef struct {
+    cs_term *t;
+    uint32_t n, cap;
+    bool heap, failed, normal; /* normal: sorted, merged, no zero coefficient */
+} cs_lc;
+
+/* Declare an LC `name` backed by an on-stack buffer of N terms. */
+#define CS_LC(name, N)                                                                        \
+    cs_term name##_buf_[N];                                                                   \
+    cs_lc name = {name##_buf_, 0, (N), false, false, true}
+
+/* Initialise `lc` over a caller buffer of `cap` terms (buf may be NULL when cap is 0). */
+void cs_lc_init(cs_lc *lc, cs_term *buf, uint32_t cap);
+/* Free heap storage (if any) and reset to an empty LC with no storage. */
+void cs_lc_release(cs_lc *lc);
+/* Remove all terms, keeping the storage. */
+void cs_lc_clear(cs_lc *lc);
+/* lc += coeff * v. */
+void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff);
+/* lc += v (coefficient 1) / lc -= v (coefficient -1). */
+void cs_lc_add_var(cs_lc *lc, cs_var v);
+void cs_lc_sub_var(cs_lc *lc, cs_var v);
+/* lc += scale * src (scale NULL means 1). src is not modified. */
+void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale);
+/* Copy src into lc (lc's previous terms are dropped). */
+void cs_lc_copy(cs_lc *lc, const cs_lc *src);
+/* Sort by variable (inputs after aux in the cs_var order), merge repeats, drop zeros. */
+void cs_lc_normalize(cs_lc *lc);
+
+/* 2^k as an Fr coefficient, k < 256. */
+const fr_t *cs_pow2(unsigned k);
+/* -1 in Fr. */
+const fr_t *cs_neg_one(void);
+
+typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK } cs_mode;
+
+/* Flags for cs_init. */
+#define CS_TRACK_DENSITY 1u /* keep a/b density bitmaps (2 bits per aux variable) */
+
+/* Counts of a synthesised circuit. `constraints` excludes the appended input rows;
+ * `inputs` includes ONE; nnz_* count non-zero terms of the circuit's constraints (appended
+ * input rows excluded: they would add `inputs` to nnz_a). Density counts (valid when
+ * CS_TRACK_DENSITY was set, or in record mode): number of aux variables with a non-zero
+ * coefficient in some A (a_aux_density), in some B (b_aux_density), and of inputs with a
+ * non-zero coefficient in some B (b_input_density). */
+typedef struct {
+    uint64_t constraints, inputs, aux;
+    uint64_t nnz_a, nnz_b, nnz_c;
+    uint64_t a_aux_density, b_aux_density, b_input_density;
+} cs_counts;
+
+/* One sparse matrix in CSR form. Row r has entries [row_ptr[r], row_ptr[r+1]); columns index
+ * the full assignment (inputs first, ONE = column 0, then aux: column num_inputs + j), sorted
+ * ascending within a row; values are Montgomery Fr, never zero. */
+typedef struct {
+    uint64_t rows, cols;
+    uint64_t *row_ptr; /* rows + 1 */
+    uint32_t *col;     /* row_ptr[rows] */
+    fr_t *val;         /* row_ptr[rows] */
+} cs_csr;
+
+/* The recorded R1CS: rows = num_constraints + num_inputs (input row i is A = input_i,
+ * B = C = 0, as bellperson's prover appends). Owned by the caller; free with
+ * cs_matrices_free. */
+typedef struct {
+    cs_csr a, b, c;
+    uint64_t num_constraints, num_inputs, num_aux;
+} cs_matrices;
+
+void cs_matrices_free(cs_matrices *m);
+
+typedef struct cs_impl cs_impl;
+typedef struct {
+    cs_mode mode;
+    unsigned flags;
+    uint64_t num_constraints, num_inputs, num_aux;
+    uint64_t nnz[3];
+    cuzk_status status;
+    cuzk_error err;
+    cs_impl *impl; /* back-end state */
+} cs_t;
+
+/* Create a cs in `mode` with ONE already allocated as input 0. Errors: CUZK_E_NOMEM,
+ * CUZK_E_INVALID_ARG (unknown mode). */
+cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags);
+/* Free everything the cs owns (not matrices or witnesses already taken out). */
+void cs_free(cs_t *cs);
+
+/* True when the back end stores values (CS_WITNESS, CS_CHECK): gadgets must then pass
+ * values to alloc. In other modes values passed are ignored and may be NULL. */
+static inline bool cs_has_values(const cs_t *cs) { return cs->mode >= CS_WITNESS; }
+/* True when the back end uses constraints (all but CS_WITNESS); gadgets may skip building
+ * LCs when false. */
+static inline bool cs_wants_constraints(const cs_t *cs) { return cs->mode != CS_WITNESS; }
+static inline cuzk_status cs_status(const cs_t *cs) { return cs->status; }
+
+/* Allocate an aux / input variable. `value` must be non-NULL in value modes (else the cs
+ * records CUZK_E_INVALID_ARG). Returns the variable (CS_ONE after an error). */
+cs_var cs_alloc(cs_t *cs, const fr_t *value);
+cs_var cs_alloc_input(cs_t *cs, const fr_t *value);
+/* Value of a variable in value modes (NULL otherwise or when out of range). */
+const fr_t *cs_value(const cs_t *cs, cs_var v);
+
+/* Append the constraint a * b = c. `name` (static string, may be NULL) is used only by the
+ * check back end's message. The LCs are normalised in place (hence non-const). */
+void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c);
+
+/* Namespaces prefix constraint names in check-mode messages ("ns/sub/name"); no-ops in
+ * the other modes. Pushes and pops must balance. */
+void cs_ns_push(cs_t *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cs_ns_pop(cs_t *cs);
+
+/* Record cuzk error `code` in the cs unless one is already recorded. */
+void cs_set_error(cs_t *cs, cuzk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Counts so far (valid in every mode; nnz only in CS_SHAPE/CS_RECORD/CS_CHECK). */
+void cs_get_counts(const cs_t *cs, cs_counts *out);
+
+/* CS_CHECK: true when every constraint so far held. On failure, *index receives the
+ * 0-based constraint index of the first unsatisfied constraint and `name` (cap bytes,
+ * may be NULL) its namespaced name. */
+bool cs_check_satisfied(const cs_t *cs, uint64_t *index, char *name, size_t cap);
+
+/* CS_RECORD: move the recorded matrices out (with the appended input rows) into *m. The cs
+ * may only be freed afterwards. Errors: CUZK_E_INVALID_ARG (wrong mode), CUZK_E_NOMEM, or
+ * the sticky synthesis error. */
+cuzk_status cs_take_matrices(cs_t *cs, cs_matrices *m);
+
+/* CS_WITNESS / CS_CHECK: move the assignment out: *inputs (num_inputs values, ONE first)
+ * and *aux (num_aux values), malloc'ed, owned by the caller. */
+cuzk_status cs_take_witness(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, fr_t **aux,
+                            uint64_t *num_aux);
+
+#endif

@@ -1,0 +1,165 @@
+/* SHA-256 circuit; contracts in sha256.h. Order of allocations and constraints follows
+ * bellperson gadgets/sha256.rs sha256_compression_function exactly (facts §4.5). */
+#include <stdlib.h>
+
+#include "gadgets/sha256.h"
+
+static const uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+static const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+void sha256_iv(u32g out[8])
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = u32_const(IV[i]);
+}
+
+/* A "maybe deferred" working variable: either a concrete word or a list of addends. */
+typedef struct {
+    bool deferred;
+    unsigned n;
+    u32g w[8];
+} maybe_word;
+
+static u32g maybe_compute(multieq *m, maybe_word *x, const u32g *extra)
+{
+    if (!x->deferred)
+        return x->w[0];
+    u32g ops[9];
+    for (unsigned i = 0; i < x->n; i++)
+        ops[i] = x->w[i];
+    unsigned n = x->n;
+    if (extra)
+        ops[n++] = *extra;
+    return u32_addmany(m, ops, n);
+}
+
+static u32g sigma(cs_t *cs, const u32g *x, unsigned r1, unsigned r2, unsigned r3, bool shift)
+{
+    u32g s = u32_rotr(x, r1), t = u32_rotr(x, r2);
+    s = u32_xor(cs, &s, &t);
+    t = shift ? u32_shr(x, r3) : u32_rotr(x, r3);
+    return u32_xor(cs, &s, &t);
+}
+
+void sha256_compress_circuit(cs_t *cs, const gbool block[512], const u32g state[8],
+                             u32g out[8])
+{
+    u32g *w = malloc(64 * sizeof *w);
+    if (!w) {
+        cs_set_error(cs, CUZK_E_NOMEM, "sha256_compress_circuit: out of memory");
+        return;
+    }
+    u32g in[8];
+    for (int i = 0; i < 8; i++)
+        in[i] = state[i];
+    for (int i = 0; i < 16; i++)
+        w[i] = u32_from_bits_be(block + 32 * i);
+
+    multieq m;
+    multieq_init(&m, cs);
+    for (int i = 16; i < 64; i++) {
+        cs_ns_push(cs, "w extension %d", i);
+        u32g ops[4];
+        ops[0] = w[i - 16];
+        ops[1] = sigma(cs, &w[i - 15], 7, 18, 3, true);
+        ops[2] = w[i - 7];
+        ops[3] = sigma(cs, &w[i - 2], 17, 19, 10, true);
+        w[i] = u32_addmany(&m, ops, 4);
+        cs_ns_pop(cs);
+    }
+
+    maybe_word a = {false, 1, {in[0]}}, e = {false, 1, {in[4]}};
+    u32g b = in[1], c = in[2], d = in[3], f = in[5], g = in[6], h = in[7];
+    for (int i = 0; i < 64; i++) {
+        cs_ns_push(cs, "compression round %d", i);
+        u32g new_e = maybe_compute(&m, &e, NULL);
+        u32g s1 = sigma(cs, &new_e, 6, 11, 25, false);
+        u32g ch = u32_sha256_ch(cs, &new_e, &f, &g);
+        u32g temp1[5] = {h, s1, ch, u32_const(K[i]), w[i]};
+        u32g new_a = maybe_compute(&m, &a, NULL);
+        u32g s0 = sigma(cs, &new_a, 2, 13, 22, false);
+        u32g maj = u32_sha256_maj(cs, &new_a, &b, &c);
+        h = g;
+        g = f;
+        f = new_e;
+        e.deferred = true;
+        e.n = 6;
+        for (int k = 0; k < 5; k++)
+            e.w[k] = temp1[k];
+        e.w[5] = d;
+        d = c;
+        c = b;
+        b = new_a;
+        a.deferred = true;
+        a.n = 7;
+        for (int k = 0; k < 5; k++)
+            a.w[k] = temp1[k];
+        a.w[5] = s0;
+        a.w[6] = maj;
+        cs_ns_pop(cs);
+    }
+
+    u32g r[8], pair[2];
+    r[0] = maybe_compute(&m, &a, &in[0]);
+    const u32g *tail[3] = {&b, &c, &d};
+    for (int k = 0; k < 3; k++) {
+        pair[0] = in[1 + k];
+        pair[1] = *tail[k];
+        r[1 + k] = u32_addmany(&m, pair, 2);
+    }
+    r[4] = maybe_compute(&m, &e, &in[4]);
+    const u32g *tail2[3] = {&f, &g, &h};
+    for (int k = 0; k < 3; k++) {
+        pair[0] = in[5 + k];
+        pair[1] = *tail2[k];
+        r[5 + k] = u32_addmany(&m, pair, 2);
+    }
+    multieq_flush(&m);
+    multieq_free(&m);
+    free(w);
+    for (int i = 0; i < 8; i++)
+        out[i] = r[i];
+}
+
+void sha256_circuit(cs_t *cs, const gbool *bits, size_t nbits, gbool digest[256])
+{
+    if (nbits % 8) {
+        cs_set_error(cs, CUZK_E_INVALID_ARG, "sha256_circuit: %zu bits is not whole bytes", nbits);
+        return;
+    }
+    size_t total = (nbits + 1 + 64 + 511) / 512 * 512;
+    gbool *p = malloc(total * sizeof *p);
+    if (!p) {
+        cs_set_error(cs, CUZK_E_NOMEM, "sha256_circuit: out of memory for %zu bits", total);
+        return;
+    }
+    for (size_t i = 0; i < nbits; i++)
+        p[i] = bits[i];
+    p[nbits] = gb_const(true);
+    for (size_t i = nbits + 1; i < total - 64; i++)
+        p[i] = gb_const(false);
+    uint64_t len = nbits;
+    for (int i = 0; i < 64; i++)
+        p[total - 64 + i] = gb_const((len >> (63 - i)) & 1);
+
+    u32g st[8];
+    sha256_iv(st);
+    for (size_t blk = 0; blk < total / 512; blk++) {
+        cs_ns_push(cs, "block %zu", blk);
+        sha256_compress_circuit(cs, p + 512 * blk, st, st);
+        cs_ns_pop(cs);
+    }
+    free(p);
+    for (int i = 0; i < 8; i++)
+        u32_into_bits_be(&st[i], digest + 32 * i);
+}
