@@ -128,7 +128,7 @@ static void apply_line(fp12_t *f, const g2_prepared_t *q, size_t k, const g1_aff
     fp12_mul_by_014(f, f, &q->c0[k], &o1, &o4);
 }
 
-void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *q, size_t n)
+void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *const *q, size_t n)
 {
     fp12_t acc = FP12_ONE;
     size_t k = 0;
@@ -138,8 +138,8 @@ void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *q
         int steps = 1 + (int)((BLS_X_ABS >> bit) & 1);
         for (int s = 0; s < steps; s++, k++)
             for (size_t i = 0; i < n; i++)
-                if (!q[i].infinity && !g1_affine_is_infinity(&p[i]))
-                    apply_line(&acc, &q[i], k, &p[i]);
+                if (!q[i]->infinity && !g1_affine_is_infinity(&p[i]))
+                    apply_line(&acc, q[i], k, &p[i]);
     }
     fp12_conj(f, &acc); /* x < 0 */
 }
@@ -197,11 +197,12 @@ void pairing(fp12_t *r, const g1_affine_t *p, const g2_affine_t *q)
     g2_prepared_t prep;
     fp12_t f;
     pairing_prepare_g2(&prep, q);
-    pairing_miller_loop(&f, p, &prep, 1);
+    const g2_prepared_t *qs[1] = {&prep};
+    pairing_miller_loop(&f, p, qs, 1);
     pairing_final_exp(r, &f);
 }
 
-bool pairing_product_is_one(const g1_affine_t *p, const g2_prepared_t *q, size_t n)
+bool pairing_product_is_one(const g1_affine_t *p, const g2_prepared_t *const *q, size_t n)
 {
     fp12_t f, r;
     pairing_miller_loop(&f, p, q, n);

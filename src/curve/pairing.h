@@ -35,8 +35,9 @@ typedef struct {
 
 void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q);
 
-/* f = prod_i f_{x, Q_i}(P_i) (no final exponentiation), over n pairs. */
-void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *q, size_t n);
+/* f = prod_i f_{x, Q_i}(P_i) (no final exponentiation), over n pairs: p is an array of n
+ * points, q an array of n pointers to prepared points. */
+void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *const *q, size_t n);
 
 /* r = f^((p^12 - 1) / r_order); f must be non-zero (any Miller loop output is). */
 void pairing_final_exp(fp12_t *r, const fp12_t *f);
@@ -46,6 +47,6 @@ void pairing(fp12_t *r, const g1_affine_t *p, const g2_affine_t *q);
 
 /* true iff prod_{i<n} e(p[i], q[i]) == 1, with one shared Miller loop and one final
  * exponentiation. */
-bool pairing_product_is_one(const g1_affine_t *p, const g2_prepared_t *q, size_t n);
+bool pairing_product_is_one(const g1_affine_t *p, const g2_prepared_t *const *q, size_t n);
 
 #endif
