@@ -1,0 +1,110 @@
+/* Multi-scalar multiplication (MSM) over G1 and G2 of BLS12-381:
+ *
+ *   out = sum_{i < n} s_i * P_i
+ *
+ * Algorithm: Pippenger's bucket method (Bernstein et al., "Faster batch forgery
+ * identification", INDOCRYPT 2012, §4) with
+ *   - signed (Booth) window digits in [-2^(c-1), 2^(c-1)], so each window needs only
+ *     2^(c-1) buckets and a negative digit adds -P_i (the same recoding as blst's
+ *     booth_encode);
+ *   - batch-affine bucket accumulation: the bucket additions of one window are gathered
+ *     into batches of independent affine additions that share one field inversion
+ *     (Montgomery's trick, "Speeding the Pollard and elliptic curve methods of
+ *     factorization", Math. Comp. 1987); a point whose bucket already has an addition
+ *     pending in the batch is added to a Jacobian overflow accumulator of that bucket
+ *     instead; P + P and P + (-P) are detected when an addition is queued;
+ *   - bucket reduction by running sums in Jacobian coordinates, windows combined by
+ *     Horner's rule (c doublings per window);
+ *   - threads: the work is cut into units (window, point range); each unit is computed
+ *     by one thread; unit results are summed in a fixed order and the result is
+ *     normalised (Z = 1), so `out` is bit-identical for every thread count, window size
+ *     and chunk count.
+ *
+ * Shapes and layouts (all functions):
+ *   bases    n affine points (g1_affine_t / g2_affine_t, Montgomery coordinates as in
+ *            curve/curve.h); the point at infinity is all-zero coordinates. Bases must
+ *            be on the curve and in the prime-order subgroup (or infinity); for other
+ *            inputs the result is unspecified (but memory-safe). Repeated bases are fine.
+ *   scalars  n canonical (NOT Montgomery) integers, 4 x uint64_t each, little-endian
+ *            limbs: scalar i is scalars[4*i + 0] (least significant) .. scalars[4*i + 3].
+ *            Every scalar must be < r (fr.h); 0 is allowed. Use fr_to_limbs to convert
+ *            an fr_t.
+ *   out      Jacobian; normalised: either Z = 1 or the infinity of
+ *            g1_jac_set_infinity / g2_jac_set_infinity.
+ *   n = 0    gives infinity.
+ *
+ * Errors: CUZK_E_INVALID_ARG (NULL pointer with n > 0, a scalar >= r: the message names
+ * the index, a density bitmap whose popcount differs from the base count),
+ * CUZK_E_NOMEM. On error `out` is untouched.
+ * Thread-safety: reentrant; inputs are only read; spawns opts->threads - 1 pthreads that
+ * are joined before return. Ownership: nothing is retained after return.
+ */
+#ifndef CUZK_MSM_MSM_H
+#define CUZK_MSM_MSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "curve/curve.h"
+
+/* Limbs per scalar in the `scalars` arrays. */
+#define MSM_SCALAR_LIMBS 4
+
+/* Tuning knobs; a NULL opts pointer or a zero field means "choose automatically". */
+typedef struct {
+    unsigned threads;     /* worker threads incl. the caller; 0 = msm_default_threads() */
+    unsigned window_bits; /* Pippenger window c in [1, MSM_MAX_WINDOW_BITS]; 0 = planned */
+    unsigned chunks;      /* point ranges per window in [1, MSM_MAX_CHUNKS]; 0 = planned */
+} msm_opts_t;
+
+#define MSM_MAX_WINDOW_BITS 20
+#define MSM_MAX_CHUNKS 1024
+
+/* The work split of one MSM, as chosen by msm_plan. */
+typedef struct {
+    unsigned window_bits; /* c */
+    unsigned windows;     /* ceil(256 / c): Booth digits of a 255-bit scalar */
+    unsigned chunks;      /* point ranges per window */
+    unsigned threads;     /* threads that will run (<= windows * chunks) */
+} msm_plan_t;
+
+/* Number of online CPUs (sysconf), at least 1. Thread-safe. */
+unsigned msm_default_threads(void);
+
+/* Choose window size and chunking for `n` points on `threads` threads (0 = default),
+ * honouring non-zero fields of `opts` (may be NULL); minimises a cost model counting
+ * bucket additions per unit plus 2^(c-1) reduction additions per unit, over the rounds
+ * of units that `threads` threads execute. Out-of-range opts fields are clamped. Never
+ * fails; thread-safe. */
+void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts);
+
+/* out = sum s_i * bases[i] over i < n (layouts above). */
+cuzk_status msm_g1(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *scalars,
+                   size_t n, const msm_opts_t *opts, cuzk_error *err);
+cuzk_status msm_g2(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *scalars,
+                   size_t n, const msm_opts_t *opts, cuzk_error *err);
+
+/* Density-filtered MSM, bellperson's convention (DensityTracker + multiexp with a
+ * density map; reference filecoin-circuits.md §3.3-3.4):
+ *
+ *   out = sum over i < n with bit i set of  s_i * bases[rank(i)]
+ *
+ * where rank(i) is the number of set bits below i.
+ *   density  bitmap over the full assignment, ceil(n / 64) words; bit i is
+ *            (density[i / 64] >> (i % 64)) & 1 (least significant bit first); bits at
+ *            positions >= n are ignored.
+ *   scalars  the full list: n scalars (layout above), one per assignment variable,
+ *            including those whose bit is clear (they are ignored but must be < r).
+ *   bases    the compacted query: nbases points, one per set bit, in order;
+ *            nbases must equal the number of set bits among the first n bits
+ *            (CUZK_E_INVALID_ARG otherwise).
+ */
+cuzk_status msm_g1_density(g1_jac_t *out, const g1_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, cuzk_error *err);
+cuzk_status msm_g2_density(g2_jac_t *out, const g2_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, cuzk_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* Internal interfaces of the msm layer (not installed, not for other layers).
+ *
+ * The driver (msm_driver.c) is group-agnostic: it validates inputs, plans the work
+ * (msm_plan.c), cuts it into units (window, point range), runs the units on threads and
+ * combines the unit results through a table of group operations. The bucket kernels
+ * (msm_g1.c, msm_g2.c, both instantiated from msm_bucket.inc) compute one unit.
+ */
+#ifndef CUZK_MSM_MSM_INTERNAL_H
+#define CUZK_MSM_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msm/msm.h"
+
+/* One unit of work: window `window` (digits of bits [c*window - 1, c*window + c)) over a
+ * range of `count` consecutive scalars. Dense: base j of the range is bases[j]. With a
+ * density bitmap: scalar j of the range takes part iff bit (bit0 + j) of `density` is
+ * set, and the k-th taking part uses bases[k]. */
+typedef struct {
+    const void *bases;        /* first base of the range (g1_affine_t / g2_affine_t) */
+    const uint64_t *scalars;  /* first scalar of the range, MSM_SCALAR_LIMBS limbs each */
+    size_t count;             /* scalars in the range */
+    const uint64_t *density;  /* NULL for a dense MSM */
+    size_t bit0;              /* bit index of the range's first scalar in `density` */
+    unsigned window;
+} msm_unit_t;
+
+/* Group operations used by the driver; `jac` points at a g1_jac_t / g2_jac_t. */
+typedef struct {
+    size_t jac_size;
+    /* Per-thread bucket state for window size c; NULL on allocation failure. */
+    void *(*worker_new)(unsigned c);
+    void (*worker_free)(void *worker);
+    /* result = sum over the unit of digit_i * base_i (Jacobian, any Z). */
+    void (*run_unit)(void *worker, const msm_unit_t *unit, void *result);
+    void (*jac_set_infinity)(void *r);
+    void (*jac_add)(void *r, const void *a, const void *b);
+    void (*jac_dbl)(void *r, const void *a);
+    /* r = the same point with Z = 1, or the canonical infinity. */
+    void (*jac_normalize)(void *r);
+} msm_group_t;
+
+extern const msm_group_t msm_group_g1;
+extern const msm_group_t msm_group_g2;
+
+/* The full MSM over `group` (see msm.h for the contract; density may be NULL). */
+cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size_t base_size,
+                    size_t nbases, const uint64_t *density, const uint64_t *scalars, size_t n,
+                    const msm_opts_t *opts, cuzk_error *err);
+
+/* Signed Booth digit of window w (width c, 1 <= c <= 31) of a 256-bit little-endian
+ * scalar: digit = bits[wc, wc+c) + bit[wc-1] - 2^c * bit[wc+c-1], in [-2^(c-1), 2^(c-1)].
+ * Sum over w of digit_w * 2^(wc) equals the scalar whenever c * windows >= 256 and the
+ * scalar is < 2^255 (the top bit telescopes out). Reference: Booth, "A signed binary
+ * multiplication technique", 1951; blst's booth_encode uses the same digits. */
+static inline int32_t msm_booth_digit(const uint64_t s[MSM_SCALAR_LIMBS], unsigned w,
+                                      unsigned c)
+{
+    /* v = bits [wc - 1, wc + c) as a (c + 1)-bit number, with bit -1 = 0. */
+    unsigned pos = w * c;
+    uint64_t v;
+    unsigned len = c + 1;
+    if (pos == 0) {
+        v = (s[0] << 1);
+    } else {
+        pos -= 1;
+        unsigned limb = pos >> 6, off = pos & 63;
+        if (limb >= MSM_SCALAR_LIMBS)
+            return 0;
+        v = s[limb] >> off;
+        if (off + len > 64 && limb + 1 < MSM_SCALAR_LIMBS)
+            v |= s[limb + 1] << (64 - off);
+    }
+    v &= (((uint64_t)1) << len) - 1;
+    int64_t d = (int64_t)((v + 1) >> 1) - (int64_t)((v >> c) << c);
+    return (int32_t)d;
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* Work planning for the MSM: window size c and point ranges per window.
+ *
+ * Cost model, in units of one field multiplication (Fp, and Fp2 scaled alike):
+ *   unit(c, k) = (n / k) * ADD + 2^(c-1) * REDUCE + UNIT_FIXED
+ *   total      = ceil(windows(c) * k / T) * unit(c, k)
+ * ADD: one batch-affine bucket addition (6 multiplications plus a share of the batch
+ * inversion and of the overflow additions); REDUCE: one mixed plus one full Jacobian
+ * addition of the running-sum reduction; UNIT_FIXED: final batch inversion, bucket
+ * reset. The model is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with
+ * threads executing whole units.
+ */
+#include <unistd.h>
+
+#include "msm/msm.h"
+
+#define COST_ADD 7.0
+#define COST_REDUCE 27.0
+#define COST_UNIT_FIXED 600.0
+/* Automatic planning stays at or below this window so one thread's buckets
+ * (2^(c-1) affine points plus overflow accumulators) stay cache-sized. */
+#define AUTO_MAX_WINDOW_BITS 16
+
+unsigned msm_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n >= 1 ? (unsigned)n : 1;
+}
+
+static unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
+
+static double plan_cost(size_t n, unsigned c, unsigned k, unsigned threads)
+{
+    size_t units = (size_t)windows_for(c) * k;
+    size_t rounds = (units + threads - 1) / threads;
+    double unit = (double)n / k * COST_ADD + (double)((size_t)1 << (c - 1)) * COST_REDUCE +
+                  COST_UNIT_FIXED;
+    return (double)rounds * unit;
+}
+
+void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts)
+{
+    unsigned threads = opts && opts->threads ? opts->threads : msm_default_threads();
+    unsigned fixed_c = opts ? opts->window_bits : 0;
+    unsigned fixed_k = opts ? opts->chunks : 0;
+    if (fixed_c > MSM_MAX_WINDOW_BITS)
+        fixed_c = MSM_MAX_WINDOW_BITS;
+    if (fixed_k > MSM_MAX_CHUNKS)
+        fixed_k = MSM_MAX_CHUNKS;
+
+    unsigned c_lo = fixed_c ? fixed_c : 1, c_hi = fixed_c ? fixed_c : AUTO_MAX_WINDOW_BITS;
+    /* More ranges than points, or many more than threads, only add reductions. */
+    size_t k_cap = 4 * (size_t)threads;
+    if (k_cap > n)
+        k_cap = n ? n : 1;
+    if (k_cap > MSM_MAX_CHUNKS)
+        k_cap = MSM_MAX_CHUNKS;
+    unsigned k_lo = fixed_k ? fixed_k : 1, k_hi = fixed_k ? fixed_k : (unsigned)k_cap;
+
+    unsigned best_c = c_lo, best_k = k_lo;
+    double best = -1.0;
+    for (unsigned c = c_lo; c <= c_hi; c++) {
+        for (unsigned k = k_lo; k <= k_hi; k++) {
+            double cost = plan_cost(n, c, k, threads);
+            if (best < 0 || cost < best) {
+                best = cost;
+                best_c = c;
+                best_k = k;
+            }
+        }
+    }
+    plan->window_bits = best_c;
+    plan->windows = windows_for(best_c);
+    plan->chunks = best_k;
+    size_t units = (size_t)plan->windows * best_k;
+    plan->threads = units < threads ? (unsigned)units : threads;
+}

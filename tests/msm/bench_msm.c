@@ -1,0 +1,78 @@
+/* MSM bench: times msm_g1 / msm_g2 on 2^k linear bases with random scalars and checks
+ * each result against the closed form [sum s_i t_i]G (msm_testdata.h).
+ *
+ *   bench_msm [g1|g2] [log2_n] [threads...]      defaults: g1 16 1 2
+ *   environment MSM_WINDOW / MSM_CHUNKS force the window size / chunk count.
+ *
+ * Prints one line per thread count: plan, wall ms, process CPU ms, ns per point, ok/FAIL.
+ * Exit status 1 if a result is wrong. Not a ctest: sizes here take seconds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msm/msm.h"
+#include "msm_testdata.h"
+
+int main(int argc, char **argv)
+{
+    int g2 = argc > 1 && strcmp(argv[1], "g2") == 0;
+    unsigned logn = argc > 2 ? (unsigned)atoi(argv[2]) : 16;
+    size_t n = (size_t)1 << logn;
+    unsigned threads[16] = {1, 2};
+    int nthreads = 2;
+    if (argc > 3) {
+        nthreads = 0;
+        for (int i = 3; i < argc && nthreads < 16; i++)
+            threads[nthreads++] = (unsigned)atoi(argv[i]);
+    }
+    msm_opts_t opts = {0};
+    if (getenv("MSM_WINDOW"))
+        opts.window_bits = (unsigned)atoi(getenv("MSM_WINDOW"));
+    if (getenv("MSM_CHUNKS"))
+        opts.chunks = (unsigned)atoi(getenv("MSM_CHUNKS"));
+
+    msm_rng rng = {0x9E3779B97F4A7C15ULL};
+    uint64_t *scalars = malloc(n * 4 * sizeof *scalars);
+    for (size_t i = 0; i < n; i++)
+        msm_rng_scalar(&rng, scalars + 4 * i);
+    fr_t t0, step, e;
+    fr_from_u64(&t0, msm_rng_next(&rng));
+    fr_from_u64(&step, msm_rng_next(&rng) | 1);
+    msm_expected_log(&e, scalars, n, NULL, &t0, &step);
+
+    g1_affine_t *b1 = NULL;
+    g2_affine_t *b2 = NULL;
+    g1_jac_t want1, got1;
+    g2_jac_t want2, got2;
+    if (g2) {
+        b2 = malloc(n * sizeof *b2);
+        msm_linear_g2(b2, n, &t0, &step);
+        msm_g2_from_log(&want2, &e);
+    } else {
+        b1 = malloc(n * sizeof *b1);
+        msm_linear_g1(b1, n, &t0, &step);
+        msm_g1_from_log(&want1, &e);
+    }
+    int bad = 0;
+    for (int i = 0; i < nthreads; i++) {
+        opts.threads = threads[i];
+        msm_plan_t plan;
+        msm_plan(&plan, n, &opts);
+        cuzk_error err;
+        double w0 = msm_now(), c0 = msm_cpu_now();
+        cuzk_status st = g2 ? msm_g2(&got2, b2, scalars, n, &opts, &err)
+                            : msm_g1(&got1, b1, scalars, n, &opts, &err);
+        double wall = msm_now() - w0, cpu = msm_cpu_now() - c0;
+        int ok = st == CUZK_OK && (g2 ? g2_jac_eq(&got2, &want2) : g1_jac_eq(&got1, &want1));
+        bad |= !ok;
+        printf("%s 2^%u threads=%u c=%u windows=%u chunks=%u: %.1f ms wall, %.1f ms cpu, "
+               "%.0f ns/point %s\n",
+               g2 ? "g2" : "g1", logn, plan.threads, plan.window_bits, plan.windows,
+               plan.chunks, wall * 1e3, cpu * 1e3, wall * 1e9 / (double)n, ok ? "ok" : "FAIL");
+    }
+    free(scalars);
+    free(b1);
+    free(b2);
+    return bad;
+}
