@@ -67,9 +67,9 @@ void fp12_inv(fp12_t *r, const fp12_t *a);
 void fp12_conj(fp12_t *r, const fp12_t *a);   /* a^(p^6): the inverse on the cyclotomic subgroup */
 /* a^(p^k), k = 1, 2, 3 */
 void fp12_frobenius(fp12_t *r, const fp12_t *a, unsigned k);
-/* Sparse product with a line c0 + c1*w where c0 = o0 (in Fp6 slot 0) and
- * c1 = o1 + o4*v (M-type twist lines of BLS12-381: nonzero slots 0, 1, 4 of the
- * 6 Fp2 coefficients ordered c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2). */
+/* Sparse product with a line: b = (o0 + o1*v) + (o4*v)*w, i.e. the 6 Fp2 coefficients
+ * (c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2) = (o0, o1, 0, 0, o4, 0) ("014", the M-type
+ * twist lines of BLS12-381). */
 void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o1, const fp2_t *o4);
 /* Granger-Scott squaring, valid only for elements of the cyclotomic subgroup. */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
