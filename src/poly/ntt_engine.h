@@ -15,7 +15,7 @@
  * (256 KiB, cache-resident) with one shared table of the block's roots; the remaining stages run
  * as strided passes whose twiddles omega^e (e < n/2) come from two sqrt(n/2)-sized tables,
  * omega^e = lo[e mod 2^L] * hi[e >> L], computed once per chunk of 64 consecutive twiddles and
- * reused across every butterfly group of the stage. Extra memory: at most 1.6 MiB of tables for
+ * reused across every butterfly group of the stage. Extra memory: under 1 MiB of tables for
  * n = 2^28, plus the worker threads' stacks; nothing of size n is allocated.
  *
  * Threads: `threads` >= 1 workers (the caller's thread is one of them), separated by a barrier
