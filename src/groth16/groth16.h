@@ -1,0 +1,174 @@
+/* Groth16 over BLS12-381: proving key, verifying key, proof, the split prover and the
+ * verifier. One prover core serves both parameter families; they differ only in the
+ * H computation (poly/h.h):
+ *   - bellperson/Filecoin `.params` (filecoin-circuits.md §2-§3): H query of m - 1
+ *     points [tau^i Z(tau) / delta], density-filtered A / B queries;
+ *   - snarkjs `.zkey`: H query of m points on the odd points of the 2m domain, full-length
+ *     A / B queries with points at infinity (density "all").
+ *
+ * Proof (Groth, "On the Size of Pairing-based Non-interactive Arguments", EUROCRYPT 2016,
+ * in bellperson's form, filecoin-circuits.md §3.3), witness w = (inputs incl. ONE, aux):
+ *   A = alpha_1 + sum_j w_j a_j + r delta_1
+ *   B = beta_2 + sum_j w_j b2_j + s delta_2        (B1 the same in G1 with beta_1, b1_j, delta_1)
+ *   C = sum_i h_i H_i + sum_aux w_j l_j + s A + r B1 - r s delta_1
+ * Verification: e(A, B) = e(alpha_1, beta_2) e(sum_i x_i ic_i, gamma_2) e(C, delta_2).
+ */
+#ifndef CUZK_GROTH16_GROTH16_H
+#define CUZK_GROTH16_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "cs/cs.h"
+#include "curve/curve.h"
+#include "curve/pairing.h"
+#include "field/fr.h"
+#include "poly/h.h"
+
+/* Verifying key. `ic` has n_ic = number of public inputs + 1 (ic[0] belongs to ONE). */
+typedef struct {
+    g1_affine_t alpha_g1, beta_g1, delta_g1;
+    g2_affine_t beta_g2, gamma_g2, delta_g2;
+    g1_affine_t *ic;
+    size_t n_ic;
+} groth16_vk_t;
+
+/* Proving key. Lengths:
+ *   n_inputs (incl. ONE) + n_aux = number of variables;
+ *   h: n_h = poly_h_len(h_form, m) with m = 2^log2_m the evaluation domain;
+ *   l: n_aux (one per aux variable, full density);
+ *   a: n_a = popcount of the A density (all variables for a .zkey, infinity where unused);
+ *   b_g1, b_g2: n_b = popcount of the B density.
+ * All arrays are caller/loader-owned; the prover only reads them (shareable between
+ * threads). */
+typedef struct {
+    groth16_vk_t vk;
+    size_t n_inputs, n_aux;
+    unsigned log2_m;
+    poly_h_form h_form;
+    g1_affine_t *h, *l, *a, *b_g1;
+    g2_affine_t *b_g2;
+    size_t n_h, n_l, n_a, n_b;
+} groth16_params_t;
+
+/* One proof: affine points. */
+typedef struct {
+    g1_affine_t a, c;
+    g2_affine_t b;
+} groth16_proof_t;
+
+#define GROTH16_PROOF_BYTES 192
+
+/* One partition's synthesized assignment, handed to groth16_prove_start.
+ *   a, b, c   evaluation vectors, each 2^log2_m fr_t (Montgomery), rows past the constraint
+ *             count zero; malloc'ed. OWNERSHIP MOVES to prove_start, which free()s them and
+ *             sets the pointers to NULL before it returns (also on error).
+ *   w         the full witness, n_inputs + n_aux fr_t (Montgomery), inputs first (w[0] = 1);
+ *             borrowed: read during prove_start only.
+ *   a_density, b_density  bitmaps over all n_inputs + n_aux variables (bit i of word i/64,
+ *             LSB first) saying which variables have a base in params->a / params->b_*;
+ *             NULL means every variable (the .zkey layout). Borrowed, read during
+ *             prove_start only. */
+typedef struct {
+    fr_t *a, *b, *c;
+    const fr_t *w;
+    const uint64_t *a_density, *b_density;
+} groth16_assignment_t;
+
+/* Opaque state between prove_start and prove_finish: holds A, the partial C, r, s and the
+ * B-dense witness scalars (32 bytes each) for the B_G2 MSM. */
+typedef struct groth16_pending groth16_pending_t;
+
+/* Randomness: fills r and s uniformly in Fr from getrandom(2) (the OS CSPRNG).
+ * Errors: CUZK_E_IO if the kernel RNG fails. */
+cuzk_status groth16_random_rs(fr_t *r, fr_t *s, cuzk_error *err);
+
+/* prove_start: the H computation (NTTs) and the A, B_G1, L, H MSMs of one proof, using
+ * `threads` threads (>= 1). Frees asg->a/b/c as soon as H is computed (before the MSMs) and
+ * always before returning. On success *out is a new pending handle owned by the caller
+ * (finish or free it). `params` must stay alive until the pending is finished/freed.
+ * Errors: CUZK_E_INVALID_ARG (NULL pointers, delta at infinity, density popcounts that do
+ * not match params), CUZK_E_NOMEM, and any error of poly_h_compute / msm_*.
+ * Thread-safety: concurrent calls on distinct assignments are safe. */
+cuzk_status groth16_prove_start(const groth16_params_t *params, groth16_assignment_t *asg, const fr_t *r,
+                                const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err);
+
+/* prove_finish: the B_G2 MSM and the assembly. Consumes and frees `pending` (also on
+ * error). Errors: CUZK_E_NOMEM, msm errors. */
+cuzk_status groth16_prove_finish(groth16_pending_t *pending, unsigned threads, groth16_proof_t *proof,
+                                 cuzk_error *err);
+
+/* Release a pending handle without finishing it (e.g. on cancel). NULL is a no-op. */
+void groth16_pending_free(groth16_pending_t *pending);
+
+/* Bytes a pending handle holds (for memory accounting). */
+size_t groth16_pending_bytes(const groth16_pending_t *pending);
+
+/* start then finish with r, s from groth16_random_rs. */
+cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,
+                          groth16_proof_t *proof, cuzk_error *err);
+
+/* A verifying key prepared for repeated verification: -alpha_1 . beta_2 Miller-loop
+ * inputs and the prepared gamma_2, delta_2 lines. Caller-owned plain data (~65 KiB),
+ * immutable after preparation and shareable between threads. ic is borrowed from vk. */
+typedef struct {
+    const groth16_vk_t *vk;
+    g1_affine_t neg_alpha_g1;
+    g2_prepared_t beta_g2, gamma_g2, delta_g2;
+} groth16_pvk_t;
+
+void groth16_prepare_vk(groth16_pvk_t *pvk, const groth16_vk_t *vk);
+
+/* Verify one proof for public inputs x_1 .. x_n (n = vk->n_ic - 1, Montgomery fr_t).
+ * Returns CUZK_OK when valid, CUZK_E_VERIFY_FAILED when the pairing check fails,
+ * CUZK_E_INVALID_ARG when n does not match the key (message names both counts), and
+ * CUZK_E_POINT_* when a proof point is not on the curve / not in its subgroup. */
+cuzk_status groth16_verify(const groth16_pvk_t *pvk, const fr_t *inputs, size_t n, const groth16_proof_t *proof,
+                           cuzk_error *err);
+
+/* The 192-byte bellperson proof encoding: A (G1 compressed, 48) || B (G2 compressed, 96)
+ * || C (G1 compressed, 48) (filecoin-circuits.md §2.4). Decoding validates every point
+ * (on curve and in the subgroup); errors name the element (A, B or C). */
+void groth16_proof_to_bytes(uint8_t out[GROTH16_PROOF_BYTES], const groth16_proof_t *proof);
+cuzk_status groth16_proof_from_bytes(groth16_proof_t *proof, const uint8_t in[GROTH16_PROOF_BYTES],
+                                     cuzk_error *err);
+
+/* ---- Setup for testing (circuit-specific parameters from random toxic waste) ----
+ * NOT a trusted setup: whoever runs it knows the toxic waste and can forge proofs. */
+
+/* The toxic waste tau, alpha, beta, gamma, delta (non-zero, Montgomery form). */
+typedef struct {
+    fr_t tau, alpha, beta, gamma, delta;
+} groth16_toxic_t;
+
+/* Draw the toxic waste from getrandom(2). Errors: CUZK_E_IO. */
+cuzk_status groth16_toxic_random(groth16_toxic_t *t, cuzk_error *err);
+
+/* The circuit handed to setup: CSR matrices whose columns are variables (inputs incl. ONE
+ * first, then aux: n_inputs + n_aux columns) and whose first n_constraints rows are the
+ * circuit's constraints (further rows, e.g. the input rows of cs record mode, are
+ * ignored: setup appends the rows input_i * 0 = 0 itself, as bellperson and snarkjs do). */
+typedef struct {
+    const cs_csr *a, *b, *c;
+    size_t n_constraints, n_inputs, n_aux;
+} groth16_circuit_t;
+
+/* Build a proving key in the given H form (POLY_H_BELLPERSON: density-filtered A/B
+ * queries over the 7^t roots; POLY_H_SNARKJS: full-length queries over snarkjs's 5^t
+ * roots). The domain is the smallest 2^k >= n_constraints + n_inputs (k <= 28).
+ * Uses `threads` threads for the point multiplications. On success *out owns malloc'ed
+ * arrays: free with groth16_params_free. Also returns the A/B density bitmaps the
+ * prover must pass (bellperson form; NULL for the snarkjs form) when a_density/b_density
+ * are non-NULL (caller frees them with free()).
+ * Errors: CUZK_E_INVALID_ARG (sizes, a column >= n_inputs + n_aux, an aux variable that
+ * appears in no constraint in the bellperson form, which has no l point), CUZK_E_NOMEM. */
+cuzk_status groth16_setup(const groth16_circuit_t *circ, const groth16_toxic_t *tw, poly_h_form form,
+                          unsigned threads, groth16_params_t *out, uint64_t **a_density, uint64_t **b_density,
+                          cuzk_error *err);
+
+/* Free every array of a proving key built by groth16_setup or a loader; zeroes *p. */
+void groth16_params_free(groth16_params_t *p);
+
+#endif

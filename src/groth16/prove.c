@@ -1,0 +1,243 @@
+/* Groth16 prover with the split start/finish API; contracts and formulas in groth16.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "groth16/groth16.h"
+#include "msm/msm.h"
+
+struct groth16_pending {
+    const groth16_params_t *params;
+    g1_jac_t a;   /* final A */
+    g1_jac_t c;   /* final C */
+    fr_t s;
+    uint64_t *wb; /* canonical scalars of the B-dense variables, n_b x 4 limbs */
+    size_t n_b;
+};
+
+static cuzk_status random_fr(fr_t *out, cuzk_error *err)
+{
+    /* 512 uniform bits reduced mod r (bias < 2^-250): lo + hi * 2^256. */
+    uint64_t buf[8];
+    size_t got = 0;
+    while (got < sizeof buf) {
+        ssize_t n = getrandom((uint8_t *)buf + got, sizeof buf - got, 0);
+        if (n <= 0)
+            return cuzk_fail(err, CUZK_E_IO, "getrandom failed while drawing proof randomness");
+        got += (size_t)n;
+    }
+    static const uint64_t two128[4] = {0, 0, 1, 0};
+    fr_t lo, hi, shift;
+    fr_from_limbs_reduce(&lo, buf);
+    fr_from_limbs_reduce(&hi, buf + 4);
+    fr_from_limbs(&shift, two128);
+    fr_sqr(&shift, &shift); /* 2^256 mod r */
+    fr_mul(&hi, &hi, &shift);
+    fr_add(out, &hi, &lo);
+    return CUZK_OK;
+}
+
+cuzk_status groth16_random_rs(fr_t *r, fr_t *s, cuzk_error *err)
+{
+    cuzk_status st = random_fr(r, err);
+    return st ? st : random_fr(s, err);
+}
+
+static size_t popcount_bits(const uint64_t *bits, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n / 64; i++)
+        c += (size_t)__builtin_popcountll(bits[i]);
+    if (n % 64)
+        c += (size_t)__builtin_popcountll(bits[n / 64] & ((1ULL << (n % 64)) - 1));
+    return c;
+}
+
+static void free_abc(groth16_assignment_t *asg)
+{
+    free(asg->a);
+    free(asg->b);
+    free(asg->c);
+    asg->a = asg->b = asg->c = NULL;
+}
+
+/* out = sum over variables (density-filtered when bits != NULL) of w_i * bases. */
+static cuzk_status msm_query_g1(g1_jac_t *out, const g1_affine_t *bases, size_t nbases, const uint64_t *bits,
+                                const uint64_t *w, size_t nvars, unsigned threads, cuzk_error *err)
+{
+    msm_opts_t opts = {.threads = threads};
+    if (!bits)
+        return msm_g1(out, bases, w, nvars, &opts, err);
+    return msm_g1_density(out, bases, nbases, bits, w, nvars, &opts, err);
+}
+
+static void jac_add_mul(g1_jac_t *acc, const g1_jac_t *p, const fr_t *k)
+{
+    g1_jac_t t;
+    g1_mul_fr(&t, p, k);
+    g1_add(acc, acc, &t);
+}
+
+static void jac_add_affine_mul(g1_jac_t *acc, const g1_affine_t *p, const fr_t *k)
+{
+    g1_jac_t pj;
+    g1_jac_from_affine(&pj, p);
+    jac_add_mul(acc, &pj, k);
+}
+
+static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assignment_t *asg, cuzk_error *err)
+{
+    size_t nvars = pp->n_inputs + pp->n_aux;
+    if (g1_affine_is_infinity(&pp->vk.delta_g1) || g2_affine_is_infinity(&pp->vk.delta_g2))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "proving key: delta is the point at infinity");
+    if (pp->n_h != poly_h_len(pp->h_form, (size_t)1 << pp->log2_m))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "proving key: h has %zu points, domain 2^%u needs %zu", pp->n_h,
+                         pp->log2_m, poly_h_len(pp->h_form, (size_t)1 << pp->log2_m));
+    if (pp->n_l != pp->n_aux)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "proving key: l has %zu points, expected n_aux = %zu", pp->n_l,
+                         pp->n_aux);
+    size_t na = asg->a_density ? popcount_bits(asg->a_density, nvars) : nvars;
+    size_t nb = asg->b_density ? popcount_bits(asg->b_density, nvars) : nvars;
+    if (na != pp->n_a)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "A density selects %zu variables but the key has %zu A points",
+                         na, pp->n_a);
+    if (nb != pp->n_b)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "B density selects %zu variables but the key has %zu B points",
+                         nb, pp->n_b);
+    return CUZK_OK;
+}
+
+cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t *asg, const fr_t *r,
+                                const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err)
+{
+    if (!pp || !asg || !r || !s || !out || !asg->a || !asg->b || !asg->c || !asg->w || threads == 0) {
+        if (asg)
+            free_abc(asg);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_start: NULL argument or zero threads");
+    }
+    cuzk_status st = check_inputs(pp, asg, err);
+    if (st) {
+        free_abc(asg);
+        return st;
+    }
+
+    /* H from a, b, c; b and c are scratch and can go at once. */
+    st = poly_h_compute(asg->a, asg->b, asg->c, pp->log2_m, pp->h_form, threads, err);
+    free(asg->b);
+    free(asg->c);
+    asg->b = asg->c = NULL;
+    if (st) {
+        free_abc(asg);
+        return st;
+    }
+    uint64_t *hs = (uint64_t *)asg->a; /* canonical limbs in place: same 32-byte stride */
+    for (size_t i = 0; i < pp->n_h; i++)
+        fr_to_limbs(hs + 4 * i, &asg->a[i]);
+    g1_jac_t h_sum;
+    msm_opts_t opts = {.threads = threads};
+    st = msm_g1(&h_sum, pp->h, hs, pp->n_h, &opts, err);
+    free_abc(asg);
+    if (st)
+        return st;
+
+    size_t nvars = pp->n_inputs + pp->n_aux;
+    groth16_pending_t *p = calloc(1, sizeof *p);
+    uint64_t *wc = malloc(nvars * 4 * sizeof(uint64_t) + 1);
+    if (p)
+        p->wb = malloc(pp->n_b * 4 * sizeof(uint64_t) + 1);
+    if (!p || !wc || !p->wb) {
+        free(wc);
+        groth16_pending_free(p);
+        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for %zu witness scalars", nvars);
+    }
+    for (size_t i = 0; i < nvars; i++)
+        fr_to_limbs(wc + 4 * i, &asg->w[i]);
+    for (size_t i = 0, k = 0; i < nvars; i++)
+        if (!asg->b_density || (asg->b_density[i / 64] >> (i % 64) & 1))
+            memcpy(p->wb + 4 * k++, wc + 4 * i, 32);
+    p->n_b = pp->n_b;
+    p->params = pp;
+    p->s = *s;
+
+    g1_jac_t l_sum, a_raw, b1_raw;
+    st = msm_g1(&l_sum, pp->l, wc + 4 * pp->n_inputs, pp->n_aux, &opts, err);
+    if (!st)
+        st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, wc, nvars, threads, err);
+    if (!st)
+        st = msm_query_g1(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, wc, nvars, threads, err);
+    free(wc);
+    if (st) {
+        groth16_pending_free(p);
+        return st;
+    }
+
+    /* A = alpha_1 + A_raw + r delta_1;  B1 = beta_1 + B1_raw + s delta_1 */
+    g1_jac_t b1;
+    g1_add_mixed(&p->a, &a_raw, &pp->vk.alpha_g1);
+    jac_add_affine_mul(&p->a, &pp->vk.delta_g1, r);
+    g1_add_mixed(&b1, &b1_raw, &pp->vk.beta_g1);
+    jac_add_affine_mul(&b1, &pp->vk.delta_g1, s);
+    /* C = H + L + s A + r B1 - r s delta_1 */
+    fr_t rs;
+    fr_mul(&rs, r, s);
+    fr_neg(&rs, &rs);
+    g1_add(&p->c, &h_sum, &l_sum);
+    jac_add_mul(&p->c, &p->a, s);
+    jac_add_mul(&p->c, &b1, r);
+    jac_add_affine_mul(&p->c, &pp->vk.delta_g1, &rs);
+    *out = p;
+    return CUZK_OK;
+}
+
+cuzk_status groth16_prove_finish(groth16_pending_t *p, unsigned threads, groth16_proof_t *proof, cuzk_error *err)
+{
+    if (!p || !proof || threads == 0) {
+        groth16_pending_free(p);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_finish: NULL argument or zero threads");
+    }
+    const groth16_params_t *pp = p->params;
+    g2_jac_t b;
+    msm_opts_t opts = {.threads = threads};
+    cuzk_status st = msm_g2(&b, pp->b_g2, p->wb, p->n_b, &opts, err);
+    if (!st) {
+        /* B = beta_2 + B2_raw + s delta_2 */
+        g2_jac_t d;
+        g2_add_mixed(&b, &b, &pp->vk.beta_g2);
+        g2_jac_from_affine(&d, &pp->vk.delta_g2);
+        g2_mul_fr(&d, &d, &p->s);
+        g2_add(&b, &b, &d);
+        g1_affine_from_jac(&proof->a, &p->a);
+        g1_affine_from_jac(&proof->c, &p->c);
+        g2_affine_from_jac(&proof->b, &b);
+    }
+    groth16_pending_free(p);
+    return st;
+}
+
+void groth16_pending_free(groth16_pending_t *p)
+{
+    if (!p)
+        return;
+    free(p->wb);
+    free(p);
+}
+
+size_t groth16_pending_bytes(const groth16_pending_t *p)
+{
+    return p ? sizeof *p + p->n_b * 4 * sizeof(uint64_t) : 0;
+}
+
+cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,
+                          groth16_proof_t *proof, cuzk_error *err)
+{
+    fr_t r, s;
+    groth16_pending_t *p = NULL;
+    cuzk_status st = groth16_random_rs(&r, &s, err);
+    if (st) {
+        if (asg)
+            free_abc(asg);
+        return st;
+    }
+    st = groth16_prove_start(params, asg, &r, &s, threads, &p, err);
+    return st ? st : groth16_prove_finish(p, threads, proof, err);
+}
