@@ -1,0 +1,49 @@
+/* Poseidon over Fr as neptune 11 computes it for Filecoin (facts §5): width t = arity + 1,
+ * x^5 S-box, 8 full rounds, RP partial rounds (standard strength), Grain-LFSR round
+ * constants, Cauchy MDS matrix, neptune's compressed constants and sparse matrices, and the
+ * legacy circuit `neptune::circuit::poseidon_hash` (3a + 28t + 4RP + 1 constraints).
+ *
+ * Supported arities: 2, 4, 8, 11, 16, 24, 36 (RP 55, 56, 57, 57, 59, 59, 60 from neptune's
+ * round_numbers.rs for 128-bit security). Constants are computed on first use of an arity
+ * and cached for the process (thread-safe; never freed).
+ */
+#ifndef CUZK_GADGETS_POSEIDON_H
+#define CUZK_GADGETS_POSEIDON_H
+
+#include "gadgets/num.h"
+
+typedef struct {
+    unsigned arity, t, rf, rp;
+    fr_t *rc;         /* t * (rf + rp) textbook round constants, round-major */
+    fr_t *m, *minv;   /* t*t, row-major */
+    fr_t *compressed; /* rf * t + rp compressed round constants (facts §5.5) */
+    fr_t *pre_sparse; /* t*t, row-major */
+    fr_t *w_hat;      /* rp rows of t: column 0 of sparse matrix i (in use order) */
+    fr_t *v_rest;     /* rp rows of t - 1: row 0 of sparse matrix i without entry 0 */
+} poseidon_constants;
+
+/* Constants for `arity` (computed once). Errors: CUZK_E_UNSUPPORTED for other arities,
+ * CUZK_E_NOMEM. *out stays valid for the life of the process. */
+cuzk_status poseidon_get_constants(unsigned arity, const poseidon_constants **out,
+                                   cuzk_error *err);
+
+/* The number of partial rounds for a supported arity, 0 otherwise. */
+unsigned poseidon_partial_rounds(unsigned arity);
+
+/* Domain tags (facts §5.4): MerkleTree 2^arity − 1; Custom(id) = id · 2^40. */
+void poseidon_tag_merkle(unsigned arity, fr_t *tag);
+void poseidon_tag_custom(unsigned id, fr_t *tag);
+
+/* Native hash with the optimised schedule: out = state[1] after the permutation of
+ * [tag, preimage[0..arity)]. Errors as poseidon_get_constants. */
+cuzk_status poseidon_hash(unsigned arity, const fr_t *tag, const fr_t *preimage, fr_t *out,
+                          cuzk_error *err);
+/* The same hash by the textbook round schedule (for cross-checking; slower). */
+cuzk_status poseidon_hash_textbook(unsigned arity, const fr_t *tag, const fr_t *preimage,
+                                   fr_t *out, cuzk_error *err);
+
+/* Legacy circuit over `arity` allocated numbers with the given tag; returns the hash as an
+ * allocated number. Unsupported arity records CUZK_E_UNSUPPORTED in the cs. */
+anum poseidon_circuit(cs_t *cs, unsigned arity, const fr_t *tag, const anum *preimage);
+
+#endif
