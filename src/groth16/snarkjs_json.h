@@ -1,0 +1,37 @@
+/* snarkjs JSON formats for BLS12-381 Groth16 (snarkjs 0.7.6: src/groth16_prove.js,
+ * src/zkey_export_verificationkey.js, src/groth16_verify.js):
+ *
+ *   proof.json   {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]],
+ *                 "pi_c": [x, y, "1"], "protocol": "groth16", "curve": "bls12381"}
+ *   public.json  ["x1", "x2", ...]                     public signals in order
+ *   vk.json      {"protocol": "groth16", "curve": "bls12381", "nPublic": n,
+ *                 "vk_alpha_1": G1, "vk_beta_2": G2, "vk_gamma_2": G2, "vk_delta_2": G2,
+ *                 "vk_alphabeta_12": e(alpha, beta) as [[[c,c],[c,c],[c,c]],[...]],
+ *                 "IC": [G1, ...] (n + 1 points)}
+ * All numbers are decimal strings of canonical integers; points are projective triples
+ * with z = "1" (or "0" with x = "0", y = "1" for infinity; G2 z = ["1","0"]).
+ *
+ * Readers validate everything and name the file and the field in errors:
+ * CUZK_E_FORMAT (malformed JSON, missing key, wrong shape, a number that is not a decimal
+ * string), CUZK_E_FIELD_NONCANONICAL (>= p or >= r), CUZK_E_POINT_NOT_ON_CURVE,
+ * CUZK_E_POINT_NOT_IN_SUBGROUP, CUZK_E_UNSUPPORTED (protocol other than groth16, curve
+ * other than bls12381), CUZK_E_IO. Writers replace the file atomically (temp + rename).
+ */
+#ifndef CUZK_GROTH16_SNARKJS_JSON_H
+#define CUZK_GROTH16_SNARKJS_JSON_H
+
+#include "groth16/groth16.h"
+
+cuzk_status snarkjs_write_proof(const char *path, const groth16_proof_t *proof, cuzk_error *err);
+cuzk_status snarkjs_read_proof(const char *path, groth16_proof_t *proof, cuzk_error *err);
+
+/* inputs: n Montgomery fr_t. */
+cuzk_status snarkjs_write_public(const char *path, const fr_t *inputs, size_t n, cuzk_error *err);
+/* *inputs is malloc'ed (caller frees), *n its length. */
+cuzk_status snarkjs_read_public(const char *path, fr_t **inputs, size_t *n, cuzk_error *err);
+
+cuzk_status snarkjs_write_vk(const char *path, const groth16_vk_t *vk, cuzk_error *err);
+/* vk->ic is malloc'ed (caller frees). */
+cuzk_status snarkjs_read_vk(const char *path, groth16_vk_t *vk, cuzk_error *err);
+
+#endif

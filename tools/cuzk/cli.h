@@ -1,0 +1,36 @@
+/* Shared helpers of the `cuzk` command-line tool (tools/cuzk). */
+#ifndef CUZK_TOOLS_CLI_H
+#define CUZK_TOOLS_CLI_H
+
+#include <stdbool.h>
+
+#include "common/status.h"
+
+/* Exit codes (snarkjs-like): 0 success / valid, 1 invalid proof, 2 bad input or error. */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_ERROR = 2 };
+
+/* Options common to every subcommand, parsed from argv by cli_parse. */
+typedef struct {
+    unsigned threads; /* --threads N (default: online CPUs) */
+    bool verbose;     /* -v: timing breakdown on stderr */
+    int npos;         /* positional arguments */
+    const char *pos[8];
+} cli_opts;
+
+/* Parse argv[1..] of a subcommand. Returns -1 when --help was given (usage printed to
+ * stdout), -2 on a usage error (message on stderr), else 0. `npos` positional arguments
+ * are required. */
+int cli_parse(int argc, char **argv, const char *usage, int npos, cli_opts *o);
+
+/* Print "cuzk <cmd>: <message>" to stderr and return CLI_ERROR. */
+int cli_fail(const char *cmd, const cuzk_error *err);
+
+/* Monotonic clock in milliseconds. */
+double cli_now_ms(void);
+
+int cmd_setup(int argc, char **argv);
+int cmd_export_vk(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif

@@ -1,0 +1,36 @@
+/* cuzk: Groth16 proving engine for Filecoin, command-line entry point.
+ * Subcommands follow snarkjs's argument order (snarkjs groth16 setup/prove/verify,
+ * zkey export verificationkey). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: cuzk <command> [options] [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  setup <circuit.r1cs> <circuit.zkey>          test-only parameters from random toxic waste\n"
+    "  export-vk <circuit.zkey> <verification_key.json>\n"
+    "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+    "  verify <verification_key.json> <public.json> <proof.json>\n"
+    "                                                exit 0 valid, 1 invalid, 2 bad input\n"
+    "\n"
+    "options (every command): --threads N, -v (timings on stderr), --help\n";
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify}};
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        fputs(USAGE, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_ERROR : CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(argv[1], cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "cuzk: unknown command '%s'\n%s", argv[1], USAGE);
+    return CLI_ERROR;
+}
