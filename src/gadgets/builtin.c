@@ -1,0 +1,273 @@
+/* Built-in gadget-level circuits; contracts in builtin.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gadgets/builtin.h"
+#include "gadgets/create_label.h"
+#include "gadgets/merkle.h"
+#include "gadgets/poseidon.h"
+#include "gadgets/sha256.h"
+
+#define MAX_KV 8
+
+typedef struct {
+    char key[32], value[32];
+} kv;
+
+static cuzk_status parse_params(const char *const *params, size_t n, kv *out, size_t *nout,
+                                cuzk_error *err)
+{
+    *nout = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = params[i];
+        while (*p) {
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            const char *eq = memchr(p, '=', len);
+            if (!eq || eq == p || (size_t)(eq - p) >= 32 || len - (size_t)(eq - p) - 1 >= 32 ||
+                *nout == MAX_KV)
+                return cuzk_fail(err, CUZK_E_INVALID_ARG, "circuit parameter '%.*s' is not "
+                                 "key=value", (int)len, p);
+            kv *k = &out[(*nout)++];
+            memcpy(k->key, p, (size_t)(eq - p));
+            k->key[eq - p] = 0;
+            memcpy(k->value, eq + 1, len - (size_t)(eq - p) - 1);
+            k->value[len - (size_t)(eq - p) - 1] = 0;
+            p += len;
+            if (*p == ',')
+                p++;
+        }
+    }
+    return CUZK_OK;
+}
+
+static const char *get(const kv *k, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(k[i].key, key) == 0)
+            return k[i].value;
+    return NULL;
+}
+
+static cuzk_status get_u64(const kv *k, size_t n, const char *key, uint64_t def, uint64_t *out,
+                           cuzk_error *err)
+{
+    const char *v = get(k, n, key);
+    if (!v) {
+        *out = def;
+        return CUZK_OK;
+    }
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!*v || *end)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is not a number", key, v);
+    *out = x;
+    return CUZK_OK;
+}
+
+static cuzk_status only_keys(const kv *k, size_t n, const char *const *allowed, cuzk_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            ok |= strcmp(k[i].key, *a) == 0;
+        if (!ok)
+            return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown parameter '%s'", k[i].key);
+    }
+    return CUZK_OK;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A random field element below 2^254 (always canonical). */
+static void rnd_fr(uint64_t *s, fr_t *out)
+{
+    uint64_t l[4] = {rnd(s), rnd(s), rnd(s), rnd(s) >> 2};
+    fr_from_limbs_reduce(out, l);
+}
+
+static void alloc_bits(cs_t *cs, uint64_t *s, gbool *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = gb_alloc(cs, rnd(s) & 1);
+}
+
+static cuzk_status por(cs_t *cs, const kv *k, size_t n, uint64_t seed, cuzk_error *err)
+{
+    static const char *const keys[] = {"hasher", "arity", "base", "sub", "top", "leaves", "root", NULL};
+    cuzk_status st = only_keys(k, n, keys, err);
+    if (st)
+        return st;
+    merkle_shape s = {MERKLE_POSEIDON, 0, 0, 0, 0};
+    const char *h = get(k, n, "hasher"), *root = get(k, n, "root");
+    if (h && strcmp(h, "sha256") == 0)
+        s.hasher = MERKLE_SHA256;
+    else if (h && strcmp(h, "poseidon") != 0)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter hasher=%s (sha256 or poseidon)", h);
+    if (root && strcmp(root, "public") && strcmp(root, "private"))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter root=%s (public or private)", root);
+    bool priv = root && strcmp(root, "private") == 0;
+    uint64_t arity, base, sub, top, leaves;
+    if ((st = get_u64(k, n, "arity", 0, &arity, err)) || (st = get_u64(k, n, "base", 0, &base, err)) ||
+        (st = get_u64(k, n, "sub", 0, &sub, err)) || (st = get_u64(k, n, "top", 0, &top, err)) ||
+        (st = get_u64(k, n, "leaves", 64, &leaves, err)))
+        return st;
+    if (arity && base && arity != base)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameters arity=%llu and base=%llu differ",
+                         (unsigned long long)arity, (unsigned long long)base);
+    s.base_arity = (unsigned)(base ? base : arity ? arity : 2);
+    s.sub_arity = (unsigned)sub;
+    s.top_arity = (unsigned)top;
+    uint64_t rest = (sub ? sub : 1) * (top ? top : 1), b = 1;
+    while (b * rest < leaves && s.base_levels < 64) {
+        b *= s.base_arity;
+        s.base_levels++;
+    }
+    if (b * rest != leaves || s.base_levels == 0 || merkle_shape_leaves(&s) != leaves)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter leaves=%llu does not fit the tree "
+                         "shape %u-%u-%u", (unsigned long long)leaves, s.base_arity, s.sub_arity,
+                         s.top_arity);
+
+    unsigned levels = merkle_shape_levels(&s);
+    unsigned idx[64];
+    fr_t leaf, rootv, *sib = calloc((size_t)levels * 15 + 1, sizeof *sib);
+    if (!sib)
+        return cuzk_fail(err, CUZK_E_NOMEM, "por: out of memory");
+    /* a random path and the root it implies, computed natively */
+    rnd_fr(&seed, &leaf);
+    uint8_t cur[32], nodes[16][32];
+    fr_to_bytes_le(cur, &leaf);
+    fr_t *sp = sib;
+    for (unsigned l = 0; l < levels && st == CUZK_OK; l++) {
+        unsigned a = l < s.base_levels ? s.base_arity : (l == s.base_levels && s.sub_arity) ? s.sub_arity : s.top_arity;
+        idx[l] = (unsigned)(rnd(&seed) % a);
+        for (unsigned j = 0, m = 0; j < a; j++) {
+            if (j == idx[l]) {
+                memcpy(nodes[j], cur, 32);
+                continue;
+            }
+            rnd_fr(&seed, &sp[m]);
+            fr_to_bytes_le(nodes[j], &sp[m++]);
+        }
+        sp += a - 1;
+        st = merkle_hash_native(s.hasher, (const uint8_t(*)[32])nodes, a, cur, err);
+    }
+    if (st == CUZK_OK)
+        st = fr_from_bytes_le(&rootv, cur);
+    if (st == CUZK_OK) {
+        merkle_path_values v = {&leaf, idx, sib, &rootv};
+        merkle_por_circuit(cs, &s, &v, NULL, NULL, priv);
+    }
+    free(sib);
+    return st;
+}
+
+static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint64_t seed,
+                         cuzk_error *err)
+{
+    cuzk_status st;
+    if (strcmp(name, "sha256") == 0) {
+        static const char *const keys[] = {"bytes", NULL};
+        uint64_t bytes;
+        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "bytes", 64, &bytes, err)))
+            return st;
+        if (bytes > (1u << 20))
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter bytes=%llu (at most 1048576)",
+                             (unsigned long long)bytes);
+        gbool *bits = malloc((bytes * 8 + 1) * sizeof *bits), dig[256];
+        if (!bits)
+            return cuzk_fail(err, CUZK_E_NOMEM, "sha256: out of memory");
+        alloc_bits(cs, &seed, bits, bytes * 8);
+        sha256_circuit(cs, bits, bytes * 8, dig);
+        free(bits);
+        return CUZK_OK;
+    }
+    if (strcmp(name, "poseidon") == 0) {
+        static const char *const keys[] = {"arity", NULL};
+        uint64_t arity;
+        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "arity", 2, &arity, err)))
+            return st;
+        if (!poseidon_partial_rounds((unsigned)arity) || arity > 36)
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter arity=%llu (2, 4, 8, 11, 16, 24, 36)",
+                             (unsigned long long)arity);
+        anum in[36];
+        fr_t tag;
+        for (unsigned i = 0; i < arity; i++) {
+            fr_t v;
+            rnd_fr(&seed, &v);
+            in[i] = anum_alloc(cs, &v);
+        }
+        poseidon_tag_merkle((unsigned)arity, &tag);
+        poseidon_circuit(cs, (unsigned)arity, &tag, in);
+        return CUZK_OK;
+    }
+    if (strcmp(name, "por") == 0)
+        return por(cs, k, n, seed, err);
+    if (strcmp(name, "create-label") == 0) {
+        static const char *const keys[] = {"layer", "node", NULL};
+        uint64_t layer, node;
+        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "layer", 3, &layer, err)) ||
+            (st = get_u64(k, n, "node", 22, &node, err)))
+            return st;
+        if (layer > 0xffffffffu)
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter layer=%llu", (unsigned long long)layer);
+        gbool *bits = malloc(256 * (LABEL_PARENTS + 1) * sizeof *bits);
+        if (!bits)
+            return cuzk_fail(err, CUZK_E_NOMEM, "create-label: out of memory");
+        alloc_bits(cs, &seed, bits, 256 * (LABEL_PARENTS + 1));
+        const gbool *parents[LABEL_PARENTS];
+        for (int i = 0; i < LABEL_PARENTS; i++)
+            parents[i] = bits + 256 * (i + 1);
+        u32g l = u32_const((uint32_t)layer);
+        u64g nd = u64_const(node);
+        create_label_circuit(cs, bits, 256, parents, &l, &nd);
+        free(bits);
+        return CUZK_OK;
+    }
+    if (strcmp(name, "hash-leaf-bits") == 0) {
+        if ((st = only_keys(k, n, (const char *const[]){NULL}, err)))
+            return st;
+        gbool bits[512];
+        alloc_bits(cs, &seed, bits, 512);
+        merkle_sha256_hash_bits(cs, bits, 256, bits + 256, 256);
+        return CUZK_OK;
+    }
+    return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit '%s' (sha256, poseidon, por, "
+                     "create-label, hash-leaf-bits)", name);
+}
+
+cuzk_status gadgets_builtin_synthesize(cs_t *cs, const char *name, const char *const *params,
+                                       size_t nparams, uint64_t seed, cuzk_error *err)
+{
+    kv k[MAX_KV];
+    size_t n;
+    cuzk_status st = parse_params(params, nparams, k, &n, err);
+    if (st)
+        return st;
+    if ((st = synth(cs, name, k, n, seed | 1, err)))
+        return st;
+    if (cs->status)
+        return cuzk_fail(err, cs->status, "%s", cs->err.msg);
+    return CUZK_OK;
+}
+
+cuzk_status gadgets_circuit_info(const char *name, const char *const *params, size_t nparams,
+                                 cs_counts *out, cuzk_error *err)
+{
+    cs_t cs;
+    cuzk_status st = cs_init(&cs, CS_SHAPE, CS_TRACK_DENSITY);
+    if (st)
+        return cuzk_fail(err, st, "%s", cs.err.msg);
+    st = gadgets_builtin_synthesize(&cs, name, params, nparams, 1, err);
+    if (st == CUZK_OK)
+        cs_get_counts(&cs, out);
+    cs_free(&cs);
+    return st;
+}
