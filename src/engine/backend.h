@@ -1,0 +1,60 @@
+/* Prover-backend interface: the split Groth16 prove (reference §4.7) as seen by the engine,
+ * plus the proof-verification hook used for self-checks and by cuzk-bench.
+ *
+ * A backend is a table of functions plus an opaque context. `params` (the proving key /
+ * SRS for the job's circuit) and `assignment` (from the job's circuit kind) are opaque to
+ * the engine. The CPU backend counts as one device; a GPU backend reports its devices and
+ * the engine runs gpu_workers_per_device prover workers on each.
+ *
+ * Thread-safety required of implementations: prove_start may run concurrently on all
+ * prover workers (several per device: serialize inside the backend where a device needs
+ * it), prove_finish concurrently on all finalizer threads.
+ */
+#ifndef CUZK_ENGINE_BACKEND_H
+#define CUZK_ENGINE_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/status.h"
+
+/* Bytes of one partition proof: bellperson's compressed A (G1, 48) || B (G2, 96) || C (G1, 48). */
+#define CUZK_PROOF_BYTES 192
+
+typedef struct {
+    uint32_t num_devices; /* >= 1; the CPU backend reports 1 */
+    bool is_gpu;
+} cuzk_backend_caps;
+
+typedef struct cuzk_prover_backend {
+    const char *name; /* e.g. "cpu" */
+    void *ctx;
+
+    /* Fill *out. Called once, by cuzk_engine_create. */
+    cuzk_status (*capabilities)(void *ctx, cuzk_backend_caps *out, cuzk_error *err);
+
+    /* First half of the proof on device `device` (0 <= device < num_devices): everything
+     * that reads the a/b/c vectors (NTT for H, MSMs for A, B_G1, L, H). Reads `assignment`
+     * but does not take ownership; the engine calls kind.release_abc right after this
+     * returns, so a/b/c must not be referenced afterwards. The witness part of `assignment`
+     * stays valid until prove_finish returns and may be borrowed by the pending handle.
+     * On success stores a pending handle in *pending (owned by the engine until it is
+     * passed to prove_finish). On error *pending is left NULL. */
+    cuzk_status (*prove_start)(void *ctx, uint32_t device, const void *params, const void *assignment,
+                               void **pending, cuzk_error *err);
+
+    /* Second half (B_G2 MSM, assembly with r, s): write the proof to proof[0..191].
+     * Always consumes `pending` (frees it), also on error. */
+    cuzk_status (*prove_finish)(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_BYTES], cuzk_error *err);
+} cuzk_prover_backend;
+
+/* Verifies one partition proof of a job: `kind_input` and `params` as in the job request.
+ * Returns CUZK_OK if the proof is valid, CUZK_E_VERIFY_FAILED if it is not, another status
+ * if verification could not run. Must be callable concurrently from several threads. */
+typedef struct cuzk_verify_hook {
+    void *ctx;
+    cuzk_status (*verify)(void *ctx, const void *kind_input, const void *params, uint32_t partition,
+                          const uint8_t proof[CUZK_PROOF_BYTES], cuzk_error *err);
+} cuzk_verify_hook;
+
+#endif

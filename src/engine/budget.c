@@ -1,0 +1,112 @@
+#include "engine/budget.h"
+
+#include "engine/log.h"
+
+struct cuzk_budget_waiter {
+    cuzk_budget_waiter *next;
+};
+
+cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_gauge, cuzk_error *err)
+{
+    if (total == 0)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "memory budget total must be >= 1 byte, got 0");
+    if (pthread_mutex_init(&b->mu, NULL))
+        return cuzk_fail(err, CUZK_E_INTERNAL, "memory budget: pthread_mutex_init failed");
+    if (cuzk_cond_init_monotonic(&b->cv)) {
+        pthread_mutex_destroy(&b->mu);
+        return cuzk_fail(err, CUZK_E_INTERNAL, "memory budget: pthread_cond_init failed");
+    }
+    b->total = total;
+    b->used = 0;
+    b->head = b->tail = NULL;
+    b->used_gauge = used_gauge;
+    return CUZK_OK;
+}
+
+void cuzk_budget_destroy(cuzk_budget *b)
+{
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+}
+
+static void unlink_waiter(cuzk_budget *b, cuzk_budget_waiter *w)
+{
+    cuzk_budget_waiter **link = &b->head, *prev = NULL;
+    while (*link != w) {
+        prev = *link;
+        link = &(*link)->next;
+    }
+    *link = w->next;
+    if (b->tail == w)
+        b->tail = prev;
+}
+
+cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn abort, void *ctx,
+                                cuzk_error *err)
+{
+    if (bytes > b->total)
+        return cuzk_fail(err, CUZK_E_NOMEM,
+                         "memory budget: a reservation of %llu bytes can never fit in the total budget "
+                         "of %llu bytes",
+                         (unsigned long long)bytes, (unsigned long long)b->total);
+    if (bytes == 0)
+        return CUZK_OK;
+    cuzk_budget_waiter w = {.next = NULL};
+    pthread_mutex_lock(&b->mu);
+    if (b->tail)
+        b->tail->next = &w;
+    else
+        b->head = &w;
+    b->tail = &w;
+    for (;;) {
+        if (abort && abort(ctx)) {
+            unlink_waiter(b, &w);
+            pthread_cond_broadcast(&b->cv); /* the next waiter may now be at the head */
+            pthread_mutex_unlock(&b->mu);
+            return CUZK_E_CANCELLED;
+        }
+        if (b->head == &w && b->used + bytes <= b->total)
+            break;
+        pthread_cond_wait(&b->cv, &b->mu);
+    }
+    b->used += bytes;
+    if (b->used_gauge)
+        cuzk_gauge_add(b->used_gauge, (int64_t)bytes);
+    unlink_waiter(b, &w);
+    pthread_cond_broadcast(&b->cv); /* the next waiter may fit as well */
+    pthread_mutex_unlock(&b->mu);
+    return CUZK_OK;
+}
+
+void cuzk_budget_release(cuzk_budget *b, uint64_t bytes)
+{
+    if (bytes == 0)
+        return;
+    pthread_mutex_lock(&b->mu);
+    if (bytes > b->used) {
+        cuzk_log(CUZK_LOG_ERROR, "memory budget: release of %llu bytes exceeds the %llu bytes reserved",
+                 (unsigned long long)bytes, (unsigned long long)b->used);
+        b->used = 0;
+    } else {
+        b->used -= bytes;
+    }
+    if (b->used_gauge)
+        cuzk_gauge_add(b->used_gauge, -(int64_t)bytes);
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cuzk_budget_wake(cuzk_budget *b)
+{
+    pthread_mutex_lock(&b->mu);
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+uint64_t cuzk_budget_used(cuzk_budget *b)
+{
+    pthread_mutex_lock(&b->mu);
+    uint64_t u = b->used;
+    pthread_mutex_unlock(&b->mu);
+    return u;
+}

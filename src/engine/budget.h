@@ -1,0 +1,75 @@
+/* Memory budget: a byte total and the bytes reserved against it, with FIFO admission.
+ *
+ * Semantics (reference §3.5, §4.11, fixing bugs 9.3 #20 and #21):
+ *  - acquire(n) blocks until n bytes fit (used + n <= total); waiters are admitted strictly
+ *    in arrival order, so a large request is not starved by smaller ones behind it;
+ *  - a request larger than the total can never fit and fails at once with CUZK_E_NOMEM
+ *    instead of waiting forever;
+ *  - waits are on a mutex + condition variable, so a release can never be missed.
+ *
+ * The engine reserves a partition's whole estimated working set before its synthesis,
+ * returns the a/b/c share right after prove_start, and the rest after prove_finish.
+ *
+ * Thread-safety: all calls may race except init/destroy.
+ */
+#ifndef CUZK_ENGINE_BUDGET_H
+#define CUZK_ENGINE_BUDGET_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "engine/counters.h"
+#include "engine/sync.h"
+
+typedef struct cuzk_budget_waiter cuzk_budget_waiter;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t total;                  /* fixed at init */
+    uint64_t used;                   /* guarded by mu */
+    cuzk_budget_waiter *head, *tail; /* FIFO of blocked acquires; guarded by mu */
+    cuzk_gauge *used_gauge;          /* optional mirror of `used` (with its peak) */
+} cuzk_budget;
+
+/* Create a budget of `total` bytes (>= 1). `used_gauge` may be NULL. Errors:
+ * CUZK_E_INVALID_ARG for total 0, CUZK_E_INTERNAL if pthread init fails. */
+cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_gauge, cuzk_error *err);
+/* Destroy; nothing may be waiting. */
+void cuzk_budget_destroy(cuzk_budget *b);
+
+/* Reserve `bytes`, blocking (FIFO) until they fit. Returns CUZK_OK (reserved),
+ * CUZK_E_NOMEM with a message when bytes > total (can never fit), or CUZK_E_CANCELLED
+ * (nothing reserved) once abort(ctx) is true; abort may be NULL. bytes == 0 returns OK. */
+cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn abort, void *ctx,
+                                cuzk_error *err);
+/* Return `bytes` previously reserved. Releasing more than is reserved is an engine bug: it
+ * is logged at ERROR, `used` is clamped at 0 and the gauge's low mark goes negative. */
+void cuzk_budget_release(cuzk_budget *b, uint64_t bytes);
+/* Wake blocked acquires so they re-evaluate their abort predicates. */
+void cuzk_budget_wake(cuzk_budget *b);
+/* Bytes reserved now (a racy snapshot). */
+uint64_t cuzk_budget_used(cuzk_budget *b);
+
+/* Parse a byte size: decimal digits, optional spaces, then an optional suffix: none or "B"
+ * (bytes), "KiB" "MiB" "GiB" "TiB" (powers of 2^10), "KB" "MB" "GB" "TB" (powers of 10).
+ * Leading/trailing whitespace is ignored. Errors: CUZK_E_INVALID_ARG naming the string
+ * (empty, no digits, unknown suffix, or overflow of 64 bits); never a silent default
+ * (cf. reference bug 9.3 #27). */
+cuzk_status cuzk_parse_size(const char *s, uint64_t *out, cuzk_error *err);
+
+/* MemTotal of a /proc/meminfo-format file (`path`; NULL = "/proc/meminfo") in bytes
+ * ("MemTotal: N kB" times 1024). Errors: CUZK_E_IO (cannot open), CUZK_E_FORMAT (no
+ * parsable MemTotal line). */
+cuzk_status cuzk_meminfo_total(const char *path, uint64_t *out, cuzk_error *err);
+
+/* The budget total of the configuration: `is_auto` -> MemTotal (from meminfo_path as
+ * above) minus safety_margin; otherwise explicit_bytes as given (no margin subtracted),
+ * as in reference §3.5. Errors: those of cuzk_meminfo_total; CUZK_E_INVALID_ARG when the
+ * margin leaves nothing or explicit_bytes is 0. */
+cuzk_status cuzk_budget_resolve_total(bool is_auto, uint64_t explicit_bytes, uint64_t safety_margin,
+                                      const char *meminfo_path, uint64_t *out, cuzk_error *err);
+
+#endif

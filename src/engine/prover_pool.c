@@ -1,0 +1,63 @@
+/* Prover workers: gpu_workers_per_device threads per backend device. Each takes the next
+ * partition from the prover channel, runs backend.prove_start, frees a/b/c and their share
+ * of the reservation at once, hands the pending handle to the finalizer queue and loops
+ * (reference §4.2 step 9.3-9.4, §4.7). */
+#include "engine/engine_internal.h"
+
+static void prove_one(cuzk_engine *e, uint32_t device, cuzk_task *t)
+{
+    cuzk_job *job = t->job;
+    const cuzk_circuit_kind *kind = job->req.kind;
+    const cuzk_prover_backend *be = e->cfg.backend;
+    const int64_t bytes = (int64_t)t->reserved;
+    cuzk_error err = {0};
+
+    cuzk_engine_count(e, CUZK_CTR_PROVING, 1);
+    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, bytes);
+    cuzk_engine_emit(e, CUZK_EV_PROVE_START, job->id, t->partition, device, 0, false);
+    void *pending = NULL;
+    int64_t t0 = cuzk_now_ns();
+    cuzk_status st = be->prove_start(be->ctx, device, job->req.params, t->assignment, &pending, &err);
+    atomic_fetch_add(&job->prove_ns, cuzk_now_ns() - t0);
+    kind->release_abc(kind->ctx, t->assignment);
+    cuzk_engine_count(e, CUZK_CTR_PROVING, -1);
+    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, -bytes);
+
+    if (st == CUZK_OK && !pending)
+        st = cuzk_fail(&err, CUZK_E_INTERNAL, "backend '%s' returned no pending handle", be->name);
+    if (st != CUZK_OK) {
+        /* a pending handle returned despite the error is still finished, so nothing leaks */
+        if (pending) {
+            uint8_t scratch[CUZK_PROOF_BYTES];
+            cuzk_error ignored;
+            be->prove_finish(be->ctx, pending, scratch, &ignored);
+        }
+        cuzk_job_fail(e, job, st, "partition %u prove_start on device %u failed: %s", t->partition, device,
+                      err.msg);
+        cuzk_task_discard(t);
+        return;
+    }
+    t->pending = pending;
+    cuzk_engine_emit(e, CUZK_EV_PROVE_END, job->id, t->partition, device, 0, false);
+    cuzk_task_release_memory(t, job->est.abc_bytes);
+    cuzk_engine_count(e, CUZK_CTR_PENDING_FINISH, 1);
+    cuzk_engine_count(e, CUZK_CTR_PENDING_FINISH_BYTES, (int64_t)t->reserved);
+    t->node.bytes = 0;
+    /* the finalizer queue is unbounded and closed only after every prover worker exited */
+    if (cuzk_chan_send(&e->finish_chan, &t->node, NULL, NULL) != CUZK_OK)
+        cuzk_finalize_task(t);
+}
+
+void *cuzk_prover_worker_main(void *arg)
+{
+    cuzk_prover_arg *a = arg;
+    cuzk_chan_node *node;
+    while ((node = cuzk_chan_recv(&a->e->prove_chan))) {
+        cuzk_task *t = (cuzk_task *)node;
+        if (atomic_load(&t->job->aborted))
+            cuzk_task_discard(t);
+        else
+            prove_one(a->e, a->device, t);
+    }
+    return NULL;
+}

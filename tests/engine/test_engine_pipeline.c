@@ -1,0 +1,657 @@
+/* Engine pipeline tests with the mock kind/backend (mock.h) and the per-step invariant
+ * checker (checker.h): slow prover + fast synthesis and the reverse, memory-bound runs,
+ * a job that can never fit, cancel of queued and running jobs, failures, priority order,
+ * the status snapshot, a cuzk-bench-style "keep J in flight" loop and shutdown with work
+ * in flight. Every scenario ends by asserting that all flight counters are back to zero,
+ * never went negative, and that the mock holds no assignment or pending handle. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "checker.h"
+#include "engine/engine.h"
+#include "engine/log.h"
+#include "engine/sync.h"
+#include "mock.h"
+
+typedef struct {
+    uint32_t pw, lookahead, gw, devices, finalizers;
+    uint64_t budget;
+} eng_params;
+
+typedef struct {
+    mock_ctx mock;
+    checker chk;
+    cuzk_circuit_kind kind;
+    cuzk_prover_backend backend;
+    cuzk_verify_hook verifier;
+    cuzk_engine *e;
+    uint32_t capacity;
+} harness;
+
+static void harness_start(harness *h, eng_params p)
+{
+    h->mock.num_devices = p.devices;
+    h->mock.workers_per_device = p.gw;
+    h->mock.budget_bytes = p.budget;
+    h->capacity = p.lookahead > p.pw ? p.lookahead : p.pw;
+    checker_init(&h->chk, p.pw, h->capacity, p.budget);
+    h->kind = mock_kind(&h->mock);
+    h->backend = mock_backend(&h->mock);
+    h->verifier = mock_verifier(&h->mock);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.partition_workers = p.pw;
+    cfg.synthesis_lookahead = p.lookahead;
+    cfg.gpu_workers_per_device = p.gw;
+    cfg.finalizer_threads = p.finalizers;
+    cfg.memory_budget_auto = false;
+    cfg.memory_budget_bytes = p.budget;
+    cfg.backend = &h->backend;
+    cfg.on_event = checker_on_event;
+    cfg.event_ctx = &h->chk;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_create(&cfg, &h->e, &err);
+    CHECK(st == CUZK_OK, "engine_create: %s", err.msg);
+    atomic_store(&h->chk.engine, h->e);
+}
+
+/* Submit one job of `n` partitions for `in` (which must outlive the job). */
+static uint64_t submit(harness *h, mock_input *in, uint32_t n, cuzk_priority prio, bool verify)
+{
+    cuzk_job_request req = {
+        .kind = &h->kind,
+        .kind_input = in,
+        .params = in,
+        .num_partitions = n,
+        .priority = prio,
+        .verify = verify ? &h->verifier : NULL,
+    };
+    uint64_t id = 0;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(h->e, &req, &id, &err);
+    CHECK(st == CUZK_OK, "submit: %s", err.msg);
+    return id;
+}
+
+/* Every proof of a DONE result equals the mock's expected proof. */
+static bool proofs_ok(const cuzk_job_result *r, uint64_t tag)
+{
+    if (r->state != CUZK_JOB_DONE || !r->proofs)
+        return false;
+    for (uint32_t p = 0; p < r->num_partitions; p++) {
+        uint8_t want[CUZK_PROOF_BYTES];
+        mock_proof(tag, p, want);
+        if (memcmp(want, r->proofs + (size_t)p * CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Drain, then check counters, the checker and the mock; destroy everything. */
+static void harness_finish(harness *h, const char *name)
+{
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_wait_idle(h->e, 20000, &err) == CUZK_OK, "%s: wait_idle: %s", name, err.msg);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    cuzk_engine_counters(h->e, v);
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++) {
+        CHECK(v[i].current == 0, "%s: counter %s is %lld after drain", name, cuzk_counter_name(i),
+              (long long)v[i].current);
+        CHECK(v[i].low == 0, "%s: counter %s went down to %lld", name, cuzk_counter_name(i), (long long)v[i].low);
+    }
+    CHECK(v[CUZK_CTR_PERMITS_HELD].peak <= h->chk.pw, "%s: peak permits %lld > pw %u", name,
+          (long long)v[CUZK_CTR_PERMITS_HELD].peak, h->chk.pw);
+    CHECK(v[CUZK_CTR_QUEUED].peak <= h->capacity, "%s: peak queued %lld > capacity %u", name,
+          (long long)v[CUZK_CTR_QUEUED].peak, h->capacity);
+    CHECK(v[CUZK_CTR_MEMORY_USED_BYTES].peak <= (int64_t)h->chk.budget, "%s: peak memory %lld > budget %llu", name,
+          (long long)v[CUZK_CTR_MEMORY_USED_BYTES].peak, (unsigned long long)h->chk.budget);
+    cuzk_engine_destroy(h->e);
+    CHECK(h->chk.violations == 0, "%s: %llu invariant violations, first: %s", name,
+          (unsigned long long)h->chk.violations, h->chk.first_violation);
+    CHECK(h->chk.events > 0, "%s: no events seen", name);
+    CHECK(h->mock.violations == 0, "%s: %llu mock contract violations, first: %s", name,
+          (unsigned long long)h->mock.violations, h->mock.first_violation);
+    CHECK(h->mock.live_assignments == 0 && h->mock.live_abc == 0 && h->mock.live_pending == 0 &&
+              h->mock.live_bytes == 0,
+          "%s: leaked assignments %lld, a/b/c %lld, pending %lld, bytes %lld", name,
+          (long long)h->mock.live_assignments, (long long)h->mock.live_abc, (long long)h->mock.live_pending,
+          (long long)h->mock.live_bytes);
+    CHECK(h->mock.peak_live_bytes <= (int64_t)h->chk.budget, "%s: mock live bytes peaked at %lld > budget", name,
+          (long long)h->mock.peak_live_bytes);
+    checker_destroy(&h->chk);
+}
+
+/* Run `jobs` jobs of `parts` partitions each, all submitted at once, and check results. */
+static void run_batch(harness *h, const char *name, uint32_t jobs, uint32_t parts, cuzk_counter_value out[])
+{
+    mock_input *in = calloc(jobs, sizeof *in);
+    uint64_t *ids = calloc(jobs, sizeof *ids);
+    for (uint32_t j = 0; j < jobs; j++) {
+        in[j] = mock_input_make(100 + j);
+        ids[j] = submit(h, &in[j], parts, CUZK_PRIORITY_NORMAL, true);
+    }
+    uint32_t good = 0;
+    for (uint32_t j = 0; j < jobs; j++) {
+        cuzk_job_result r;
+        cuzk_error err = {0};
+        if (cuzk_engine_wait(h->e, ids[j], 30000, &r, &err) != CUZK_OK) {
+            CHECK(false, "%s: wait job %llu: %s", name, (unsigned long long)ids[j], err.msg);
+            continue;
+        }
+        good += proofs_ok(&r, in[j].tag) && r.verified_partitions == parts && r.error.code == CUZK_OK;
+        cuzk_job_result_free(&r);
+    }
+    CHECK(good == jobs, "%s: %u of %u jobs done with correct, verified proofs", name, good, jobs);
+    cuzk_engine_counters(h->e, out);
+    free(in);
+    free(ids);
+}
+
+static void test_slow_prover_fast_synthesis(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 100;
+    h.mock.prove_us = 3000;
+    h.mock.finish_us = 500;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 3, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    run_batch(&h, "slow prover", 6, 4, v);
+    /* synthesis outruns the prover: the channel fills to capacity and workers then hold
+     * their permits while blocked on the send, never more than pw of them */
+    CHECK(v[CUZK_CTR_QUEUED].peak == 3, "slow prover: queued peaked at %lld, want the capacity 3",
+          (long long)v[CUZK_CTR_QUEUED].peak);
+    CHECK(v[CUZK_CTR_PERMITS_HELD].peak == 2, "slow prover: permits peaked at %lld, want pw 2",
+          (long long)v[CUZK_CTR_PERMITS_HELD].peak);
+    CHECK(v[CUZK_CTR_AWAITING_SEND].peak >= 1, "slow prover: no partition ever waited for the channel");
+    CHECK(h.chk.peak_held == 2, "slow prover: event-tracked permits peaked at %lld", (long long)h.chk.peak_held);
+    CHECK(h.mock.device_peak[0] == 1, "slow prover: device 0 concurrency %lld", (long long)h.mock.device_peak[0]);
+    harness_finish(&h, "slow prover");
+    mock_destroy(&h.mock);
+}
+
+static void test_fast_prover_slow_synthesis(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 3000;
+    h.mock.prove_us = 200;
+    h.mock.finish_us = 200;
+    harness_start(&h, (eng_params){.pw = 3, .lookahead = 1, .gw = 2, .devices = 2, .finalizers = 2, .budget = 1 << 20});
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    run_batch(&h, "slow synthesis", 5, 5, v);
+    CHECK(v[CUZK_CTR_SYNTHESIZING].peak == 3, "slow synthesis: synthesizing peaked at %lld, want pw 3",
+          (long long)v[CUZK_CTR_SYNTHESIZING].peak);
+    CHECK(v[CUZK_CTR_PERMITS_HELD].peak == 3, "slow synthesis: permits peaked at %lld",
+          (long long)v[CUZK_CTR_PERMITS_HELD].peak);
+    CHECK(h.mock.device_peak[0] <= 2 && h.mock.device_peak[1] <= 2 && h.mock.device_peak[1] >= 1,
+          "slow synthesis: device concurrency %lld/%lld (gw 2, both devices used)", (long long)h.mock.device_peak[0],
+          (long long)h.mock.device_peak[1]);
+    harness_finish(&h, "slow synthesis");
+    mock_destroy(&h.mock);
+}
+
+static void test_memory_bound(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 1000;
+    h.mock.prove_us = 1000;
+    h.mock.finish_us = 3000; /* long finish: the rest share stays reserved for a while */
+    h.mock.total_bytes = 1000;
+    h.mock.abc_bytes = 700;
+    /* 2.5 partitions fit: memory, not pw = 4, limits admission */
+    harness_start(&h, (eng_params){.pw = 4, .lookahead = 4, .gw = 1, .devices = 1, .finalizers = 1, .budget = 2500});
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    run_batch(&h, "memory bound", 4, 4, v);
+    CHECK(v[CUZK_CTR_MEMORY_USED_BYTES].peak <= 2500 && v[CUZK_CTR_MEMORY_USED_BYTES].peak >= 2000,
+          "memory bound: memory peak %lld (want 2000..2500)", (long long)v[CUZK_CTR_MEMORY_USED_BYTES].peak);
+    CHECK(v[CUZK_CTR_PERMITS_HELD].peak <= 2, "memory bound: %lld permits held although only 2 partitions fit",
+          (long long)v[CUZK_CTR_PERMITS_HELD].peak);
+    CHECK(v[CUZK_CTR_PENDING_FINISH_BYTES].peak >= 300, "memory bound: pending_finish_bytes peak %lld",
+          (long long)v[CUZK_CTR_PENDING_FINISH_BYTES].peak);
+    harness_finish(&h, "memory bound");
+    mock_destroy(&h.mock);
+}
+
+static void test_never_fits(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.total_bytes = 5000;
+    h.mock.abc_bytes = 4000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 4096});
+    mock_input in = mock_input_make(7);
+    cuzk_job_request req = {.kind = &h.kind, .kind_input = &in, .params = &in, .num_partitions = 3,
+                            .priority = CUZK_PRIORITY_NORMAL};
+    uint64_t id = 0;
+    cuzk_error err = {0};
+    int64_t t0 = cuzk_now_ns();
+    cuzk_status st = cuzk_engine_submit(h.e, &req, &id, &err);
+    double ms = (double)(cuzk_now_ns() - t0) * 1e-6;
+    CHECK(st == CUZK_E_NOMEM, "never fits: submit returned %s", cuzk_status_name(st));
+    CHECK(strstr(err.msg, "can never run") && strstr(err.msg, "5000") && strstr(err.msg, "4096"),
+          "never fits: unclear message '%s'", err.msg);
+    CHECK(ms < 1000, "never fits: took %.1f ms to fail", ms);
+    CHECK(mock_synth_calls_for(&h.mock, 7) == 0, "never fits: synthesis ran");
+    cuzk_engine_status s;
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK && s.num_jobs == 0 && s.num_queues == 0,
+          "never fits: job left in the engine");
+    cuzk_engine_status_free(&s);
+    /* estimate inconsistent: abc > total */
+    h.mock.abc_bytes = 6000;
+    CHECK(cuzk_engine_submit(h.e, &req, &id, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "abc_bytes"),
+          "inconsistent estimate accepted: %s", err.msg);
+    h.mock.abc_bytes = 4000;
+    req.num_partitions = 0;
+    CHECK(cuzk_engine_submit(h.e, &req, &id, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "num_partitions"),
+          "0 partitions accepted: %s", err.msg);
+    /* the engine still proves a job that fits */
+    h.mock.total_bytes = 4096;
+    h.mock.abc_bytes = 4000;
+    mock_input ok = mock_input_make(8);
+    id = submit(&h, &ok, 3, CUZK_PRIORITY_NORMAL, true);
+    cuzk_job_result r;
+    CHECK(cuzk_engine_wait(h.e, id, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 8), "never fits: a fitting job: %s",
+          err.msg);
+    cuzk_job_result_free(&r);
+    harness_finish(&h, "never fits");
+    mock_destroy(&h.mock);
+}
+
+static void test_cancel_queued(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 5000;
+    h.mock.prove_us = 500;
+    harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    mock_input a = mock_input_make(1), b = mock_input_make(2);
+    uint64_t ida = submit(&h, &a, 3, CUZK_PRIORITY_NORMAL, true);
+    uint64_t idb = submit(&h, &b, 3, CUZK_PRIORITY_NORMAL, true);
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_cancel(h.e, idb, &err) == CUZK_OK, "cancel queued: %s", err.msg);
+    CHECK(cuzk_engine_cancel(h.e, idb, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "cancelled"),
+          "second cancel: %s", err.msg);
+    cuzk_job_result r;
+    CHECK(cuzk_engine_wait(h.e, idb, 1000, &r, &err) == CUZK_OK, "wait cancelled: %s", err.msg);
+    CHECK(r.state == CUZK_JOB_CANCELLED && r.error.code == CUZK_E_CANCELLED && !r.proofs,
+          "cancelled job state %s", cuzk_job_state_name(r.state));
+    cuzk_job_result_free(&r);
+    CHECK(cuzk_engine_wait(h.e, ida, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 1),
+          "job before the cancelled one: %s", err.msg);
+    cuzk_job_result_free(&r);
+    CHECK(mock_synth_calls_for(&h.mock, 2) == 0, "cancelled queued job was synthesized %llu times",
+          (unsigned long long)mock_synth_calls_for(&h.mock, 2));
+    CHECK(cuzk_engine_wait(h.e, idb, 0, &r, &err) == CUZK_E_INVALID_ARG, "collected job waited twice");
+    harness_finish(&h, "cancel queued");
+    mock_destroy(&h.mock);
+}
+
+static void test_cancel_running(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 2000;
+    h.mock.prove_us = 8000;
+    h.mock.finish_us = 2000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 2, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    mock_input a = mock_input_make(11), b = mock_input_make(12);
+    uint64_t ida = submit(&h, &a, 10, CUZK_PRIORITY_NORMAL, true);
+    /* let the pipeline fill: partitions synthesizing, queued, proving and finishing */
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    for (int i = 0; i < 400; i++) {
+        cuzk_engine_counters(h.e, v);
+        if (v[CUZK_CTR_QUEUED].current >= 1 && v[CUZK_CTR_PENDING_FINISH].current + v[CUZK_CTR_PROVING].current >= 1)
+            break;
+        mock_sleep_us(1000);
+    }
+    CHECK(v[CUZK_CTR_QUEUED].current >= 1, "cancel running: pipeline never filled");
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_cancel(h.e, ida, &err) == CUZK_OK, "cancel running: %s", err.msg);
+    cuzk_job_result r;
+    CHECK(cuzk_engine_wait(h.e, ida, 5000, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
+          "cancel running: wait %s", err.msg);
+    cuzk_job_result_free(&r);
+    /* settled means released: nothing of the job is left anywhere */
+    cuzk_engine_counters(h.e, v);
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
+        CHECK(v[i].current == 0, "cancel running: counter %s = %lld after the job settled", cuzk_counter_name(i),
+              (long long)v[i].current);
+    mock_stats ms = mock_stats_get(&h.mock);
+    CHECK(ms.live_assignments == 0 && ms.live_pending == 0 && ms.live_bytes == 0,
+          "cancel running: %lld assignments, %lld pending, %lld bytes left", (long long)ms.live_assignments,
+          (long long)ms.live_pending, (long long)ms.live_bytes);
+    CHECK(mock_synth_calls_for(&h.mock, 11) < 10, "cancel running: every partition was synthesized anyway");
+    /* the engine is healthy afterwards */
+    uint64_t idb = submit(&h, &b, 3, CUZK_PRIORITY_NORMAL, true);
+    CHECK(cuzk_engine_wait(h.e, idb, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 12), "after cancel: %s", err.msg);
+    cuzk_job_result_free(&r);
+
+    /* cancel while a long synthesis runs: the kind sees the cancel flag */
+    h.mock.synth_us = 200000;
+    mock_input c = mock_input_make(13);
+    uint64_t idc = submit(&h, &c, 2, CUZK_PRIORITY_NORMAL, true);
+    for (int i = 0; i < 1000 && mock_synth_calls_for(&h.mock, 13) == 0; i++)
+        mock_sleep_us(500);
+    int64_t t0 = cuzk_now_ns();
+    CHECK(cuzk_engine_cancel(h.e, idc, &err) == CUZK_OK, "cancel synthesizing: %s", err.msg);
+    CHECK(cuzk_engine_wait(h.e, idc, 5000, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
+          "cancel synthesizing: %s", err.msg);
+    double cancel_ms = (double)(cuzk_now_ns() - t0) * 1e-6;
+    CHECK(cancel_ms < 150, "cancel synthesizing: took %.1f ms, synthesis was not interrupted", cancel_ms);
+    CHECK(mock_stats_get(&h.mock).synth_cancelled >= 1, "cancel synthesizing: the kind never saw the cancel flag");
+    cuzk_job_result_free(&r);
+    harness_finish(&h, "cancel running");
+    mock_destroy(&h.mock);
+}
+
+static void test_failures(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 300;
+    h.mock.prove_us = 1000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 2, .gw = 1, .devices = 1, .finalizers = 2, .budget = 1 << 20});
+    mock_input in[4] = {mock_input_make(21), mock_input_make(22), mock_input_make(23), mock_input_make(24)};
+    in[0].fail_synth_partition = 2;
+    in[1].fail_prove_partition = 1;
+    in[2].corrupt_partition = 3;
+    uint64_t ids[4];
+    for (int i = 0; i < 4; i++)
+        ids[i] = submit(&h, &in[i], 5, CUZK_PRIORITY_NORMAL, true);
+    cuzk_job_result r[4];
+    cuzk_error err = {0};
+    for (int i = 0; i < 4; i++)
+        CHECK(cuzk_engine_wait(h.e, ids[i], 20000, &r[i], &err) == CUZK_OK, "failures: wait %d: %s", i, err.msg);
+    CHECK(r[0].state == CUZK_JOB_FAILED && r[0].error.code == CUZK_E_FORMAT &&
+              strstr(r[0].error.msg, "partition 2 synthesis failed") && strstr(r[0].error.msg, "malformed"),
+          "synthesis failure: %s %s", cuzk_job_state_name(r[0].state), r[0].error.msg);
+    CHECK(r[1].state == CUZK_JOB_FAILED && strstr(r[1].error.msg, "partition 1 prove_start"),
+          "prove failure: %s %s", cuzk_job_state_name(r[1].state), r[1].error.msg);
+    CHECK(r[2].state == CUZK_JOB_FAILED && r[2].error.code == CUZK_E_VERIFY_FAILED &&
+              strstr(r[2].error.msg, "partition 3 proof failed verification"),
+          "verify failure: %s %s", cuzk_job_state_name(r[2].state), r[2].error.msg);
+    CHECK(proofs_ok(&r[3], 24) && r[3].verified_partitions == 5, "good job next to failing ones: %s",
+          r[3].error.msg);
+    for (int i = 0; i < 4; i++) {
+        CHECK((r[i].proofs != NULL) == (i == 3), "failed jobs carry no proofs");
+        cuzk_job_result_free(&r[i]);
+    }
+    cuzk_engine_status s;
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK, "status: %s", err.msg);
+    CHECK(s.failed_total == 3 && s.completed_total == 1 && s.cancelled_total == 0, "failures: totals %llu/%llu/%llu",
+          (unsigned long long)s.completed_total, (unsigned long long)s.failed_total,
+          (unsigned long long)s.cancelled_total);
+    cuzk_engine_status_free(&s);
+    harness_finish(&h, "failures");
+    mock_destroy(&h.mock);
+}
+
+static void test_priority(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 200;
+    h.mock.prove_us = 6000;
+    h.mock.finish_us = 200;
+    harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    enum { NORMAL_JOBS = 8 };
+    mock_input in[NORMAL_JOBS + 2];
+    uint64_t ids[NORMAL_JOBS + 2];
+    for (int i = 0; i < NORMAL_JOBS; i++) {
+        in[i] = mock_input_make(30 + i);
+        ids[i] = submit(&h, &in[i], 2, CUZK_PRIORITY_NORMAL, false);
+    }
+    in[NORMAL_JOBS] = mock_input_make(50);
+    ids[NORMAL_JOBS] = submit(&h, &in[NORMAL_JOBS], 2, CUZK_PRIORITY_LOW, false);
+    mock_sleep_us(3000); /* the first NORMAL job is now in the pipeline */
+    in[NORMAL_JOBS + 1] = mock_input_make(60);
+    ids[NORMAL_JOBS + 1] = submit(&h, &in[NORMAL_JOBS + 1], 2, CUZK_PRIORITY_CRITICAL, false);
+
+    cuzk_job_result r[NORMAL_JOBS + 2];
+    cuzk_error err = {0};
+    for (int i = 0; i < NORMAL_JOBS + 2; i++) {
+        CHECK(cuzk_engine_wait(h.e, ids[i], 30000, &r[i], &err) == CUZK_OK, "priority: wait: %s", err.msg);
+        CHECK(proofs_ok(&r[i], in[i].tag), "priority: job %d proofs", i);
+    }
+    const cuzk_job_timings *crit = &r[NORMAL_JOBS + 1].timings;
+    int normal_after = 0, normal_queued_at_submit = 0;
+    for (int i = 0; i < NORMAL_JOBS; i++) {
+        if (r[i].timings.started_at_ms > crit->submitted_at_ms) {
+            normal_queued_at_submit++;
+            CHECK(crit->finished_at_ms < r[i].timings.finished_at_ms,
+                  "priority: NORMAL job %d (queued when CRITICAL arrived) finished first", i);
+        }
+        normal_after += crit->finished_at_ms < r[i].timings.finished_at_ms;
+        if (i > 0)
+            CHECK(r[i - 1].timings.finished_at_ms <= r[i].timings.finished_at_ms,
+                  "priority: NORMAL jobs %d and %d finished out of FIFO order", i - 1, i);
+    }
+    CHECK(normal_queued_at_submit >= NORMAL_JOBS - 3 && normal_after >= NORMAL_JOBS - 3,
+          "priority: only %d NORMAL jobs were still queued and %d finished after the CRITICAL one",
+          normal_queued_at_submit, normal_after);
+    CHECK(r[NORMAL_JOBS].timings.finished_at_ms > r[NORMAL_JOBS - 1].timings.finished_at_ms,
+          "priority: LOW job finished before the last NORMAL job");
+    for (int i = 0; i < NORMAL_JOBS + 2; i++)
+        cuzk_job_result_free(&r[i]);
+    harness_finish(&h, "priority");
+    mock_destroy(&h.mock);
+}
+
+static const cuzk_queue_depth *find_queue(const cuzk_engine_status *s, cuzk_priority p)
+{
+    for (size_t i = 0; i < s->num_queues; i++)
+        if (s->queues[i].priority == p && strcmp(s->queues[i].kind_name, "mock") == 0)
+            return &s->queues[i];
+    return NULL;
+}
+
+static void test_status_snapshot(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 1000;
+    h.mock.prove_us = 5000;
+    h.mock.finish_us = 1000;
+    harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    mock_input in[5];
+    uint64_t ids[5];
+    for (int i = 0; i < 5; i++) {
+        in[i] = mock_input_make(70 + i);
+        ids[i] = submit(&h, &in[i], 3, i == 4 ? CUZK_PRIORITY_HIGH : CUZK_PRIORITY_NORMAL, false);
+    }
+    mock_sleep_us(8000);
+    cuzk_engine_status s;
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK, "status: %s", err.msg);
+    CHECK(s.num_jobs == 5, "status: %zu jobs", s.num_jobs);
+    const cuzk_queue_depth *qn = find_queue(&s, CUZK_PRIORITY_NORMAL), *qh = find_queue(&s, CUZK_PRIORITY_HIGH);
+    CHECK(qn && qh, "status: missing queue entries (%zu)", s.num_queues);
+    if (qn && qh) {
+        CHECK(qn->queued_jobs + qn->running_jobs + qh->queued_jobs + qh->running_jobs == 5,
+              "status: queue depths do not add up to 5 jobs");
+        CHECK(qn->queued_jobs >= 2, "status: %u NORMAL jobs queued", qn->queued_jobs);
+        CHECK(qn->partitions_waiting + qh->partitions_waiting <= 15 && qn->partitions_waiting >= 6,
+              "status: partitions waiting %llu/%llu", (unsigned long long)qn->partitions_waiting,
+              (unsigned long long)qh->partitions_waiting);
+    }
+    CHECK(s.memory_budget_bytes == 1 << 20 && s.partition_workers == 1 && s.channel_capacity == 1 &&
+              s.prover_workers == 1 && s.num_devices == 1 && s.finalizer_threads == 1,
+          "status: configuration echo");
+    CHECK(s.memory_used_bytes > 0 && s.memory_used_bytes <= s.memory_budget_bytes, "status: memory used %llu",
+          (unsigned long long)s.memory_used_bytes);
+    for (size_t i = 0; i < s.num_jobs; i++) {
+        const cuzk_job_status *js = &s.jobs[i];
+        CHECK(js->timings.queue_wait_ms >= 0 && js->timings.total_ms >= js->timings.queue_wait_ms &&
+                  strcmp(js->kind_name, "mock") == 0 && js->num_partitions == 3,
+              "status: job %llu timings/kind", (unsigned long long)js->job_id);
+        CHECK((js->state == CUZK_JOB_QUEUED) == (js->timings.started_at_ms < 0), "status: started_at vs state");
+    }
+    cuzk_engine_status_free(&s);
+
+    cuzk_job_result r;
+    for (int i = 0; i < 5; i++) {
+        CHECK(cuzk_engine_wait(h.e, ids[i], 30000, &r, &err) == CUZK_OK && proofs_ok(&r, in[i].tag), "status: wait");
+        const cuzk_job_timings *t = &r.timings;
+        CHECK(t->prove_ms >= 3 * 5.0 * 0.9 && t->synthesis_ms >= 3 * 1.0 * 0.9 && t->finish_ms >= 3 * 1.0 * 0.9,
+              "status: job %d stage sums %.2f/%.2f/%.2f ms too small", i, t->synthesis_ms, t->prove_ms, t->finish_ms);
+        CHECK(t->total_ms >= t->queue_wait_ms && t->finished_at_ms >= t->started_at_ms &&
+                  t->started_at_ms >= t->submitted_at_ms,
+              "status: job %d timeline %.2f %.2f %.2f", i, t->submitted_at_ms, t->started_at_ms, t->finished_at_ms);
+        cuzk_job_result_free(&r);
+    }
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK && s.num_jobs == 0 && s.num_queues == 0 &&
+              s.completed_total == 5 && s.memory_used_bytes == 0,
+          "status after drain: %zu jobs, %zu queues, %llu completed", s.num_jobs, s.num_queues,
+          (unsigned long long)s.completed_total);
+    cuzk_engine_status_free(&s);
+    harness_finish(&h, "status");
+    mock_destroy(&h.mock);
+}
+
+/* What cuzk-bench batch does: C jobs, J in flight, wait_any + wait, verify, counter peaks. */
+static void test_bench_loop(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 500;
+    h.mock.prove_us = 1000;
+    h.mock.finish_us = 300;
+    harness_start(&h, (eng_params){.pw = 3, .lookahead = 2, .gw = 2, .devices = 1, .finalizers = 2, .budget = 1 << 20});
+    enum { C = 12, J = 3, N = 4 };
+    mock_input in[C];
+    uint32_t submitted = 0, done = 0, verified = 0, in_flight = 0, max_in_flight = 0;
+    cuzk_error err = {0};
+    while (done < C) {
+        while (submitted < C && in_flight < J) {
+            in[submitted] = mock_input_make(200 + submitted);
+            submit(&h, &in[submitted], N, CUZK_PRIORITY_NORMAL, true);
+            submitted++;
+            if (++in_flight > max_in_flight)
+                max_in_flight = in_flight;
+        }
+        uint64_t id;
+        if (cuzk_engine_wait_any(h.e, 30000, &id, &err) != CUZK_OK) {
+            CHECK(false, "bench: wait_any: %s", err.msg);
+            break;
+        }
+        cuzk_job_result r;
+        CHECK(cuzk_engine_wait(h.e, id, 0, &r, &err) == CUZK_OK, "bench: collect %llu: %s", (unsigned long long)id,
+              err.msg);
+        verified += r.state == CUZK_JOB_DONE && r.verified_partitions == N && proofs_ok(&r, in[id - 1].tag);
+        cuzk_job_result_free(&r);
+        done++;
+        in_flight--;
+    }
+    uint64_t id;
+    CHECK(cuzk_engine_wait_any(h.e, 0, &id, &err) == CUZK_E_INVALID_ARG, "bench: wait_any with nothing pending");
+    CHECK(verified == C && max_in_flight == J, "bench: %u verified, %u max in flight", verified, max_in_flight);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    cuzk_engine_counters(h.e, v);
+    CHECK(v[CUZK_CTR_PERMITS_HELD].peak >= 1 && v[CUZK_CTR_PERMITS_HELD].peak <= 3, "bench: peak_permits_held %lld",
+          (long long)v[CUZK_CTR_PERMITS_HELD].peak);
+    harness_finish(&h, "bench loop");
+    mock_destroy(&h.mock);
+}
+
+/* Destroy with queued, synthesizing, queued-for-prover and finishing work. */
+static void test_destroy_in_flight(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 2000;
+    h.mock.prove_us = 4000;
+    h.mock.finish_us = 2000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 2, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    mock_input in[6];
+    for (int i = 0; i < 6; i++) {
+        in[i] = mock_input_make(300 + i);
+        submit(&h, &in[i], 4, CUZK_PRIORITY_NORMAL, true);
+    }
+    mock_sleep_us(15000);
+    cuzk_engine_destroy(h.e);
+    CHECK(h.chk.violations == 0, "destroy: %s", h.chk.first_violation);
+    CHECK(h.mock.violations == 0, "destroy: mock %s", h.mock.first_violation);
+    CHECK(h.mock.live_assignments == 0 && h.mock.live_pending == 0 && h.mock.live_bytes == 0,
+          "destroy: leaked %lld assignments, %lld pending", (long long)h.mock.live_assignments,
+          (long long)h.mock.live_pending);
+    CHECK(h.chk.settled == 6, "destroy: %llu of 6 jobs settled", (unsigned long long)h.chk.settled);
+    checker_destroy(&h.chk);
+    mock_destroy(&h.mock);
+}
+
+static void test_config_errors(void)
+{
+    mock_ctx m;
+    mock_init(&m);
+    cuzk_prover_backend be = mock_backend(&m);
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.backend = &be;
+    cfg.memory_budget_auto = false;
+    cfg.memory_budget_bytes = 1000;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    cfg.partition_workers = 0;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "partition_workers") && !e,
+          "pw 0: %s", err.msg);
+    cfg.partition_workers = 1;
+    cfg.memory_budget_bytes = 0;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "total_budget"), "budget 0: %s",
+          err.msg);
+    cfg.memory_budget_bytes = 1000;
+    m.num_devices = 0;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "0 devices"), "0 devices: %s",
+          err.msg);
+    m.num_devices = 1;
+    cfg.backend = NULL;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "backend"), "no backend: %s",
+          err.msg);
+
+    /* auto budget from a meminfo fixture: MemTotal - margin */
+    char path[] = "/tmp/cuzk-meminfo-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "MemFree:  1 kB\nMemTotal:       16384 kB\nBuffers: 2 kB\n");
+    fclose(f);
+    cfg.backend = &be;
+    cfg.memory_budget_auto = true;
+    cfg.meminfo_path = path;
+    cfg.safety_margin_bytes = 1 << 20;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK, "auto budget: %s", err.msg);
+    if (e) {
+        cuzk_engine_status s;
+        CHECK(cuzk_engine_status_get(e, &s, &err) == CUZK_OK && s.memory_budget_bytes == 16384ull * 1024 - (1 << 20),
+              "auto budget: %llu", (unsigned long long)s.memory_budget_bytes);
+        cuzk_engine_status_free(&s);
+        cuzk_engine_destroy(e);
+        e = NULL;
+    }
+    cfg.safety_margin_bytes = 16384ull * 1024;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "safety_margin"),
+          "margin >= MemTotal: %s", err.msg);
+    unlink(path);
+    mock_destroy(&m);
+}
+
+int main(void)
+{
+    cuzk_log_set_level(CUZK_LOG_WARN);
+    test_slow_prover_fast_synthesis();
+    test_fast_prover_slow_synthesis();
+    test_memory_bound();
+    test_never_fits();
+    test_cancel_queued();
+    test_cancel_running();
+    test_failures();
+    test_priority();
+    test_status_snapshot();
+    test_bench_loop();
+    test_destroy_in_flight();
+    test_config_errors();
+    return check_summary("engine_pipeline");
+}
