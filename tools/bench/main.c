@@ -1,0 +1,58 @@
+/* cuzk-bench entry point. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+static const char USAGE[] =
+    "usage: cuzk-bench <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  micro [--quick] [--json]        field, curve, MSM, NTT and pairing micro benchmarks\n"
+    "                                  (1 and 2 threads); --quick caps sizes at 2^16\n"
+    "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
+    "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
+    "                                  same inputs in one run and print the ratio\n";
+
+double bench_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+uint64_t bench_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    uint64_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+
+uint64_t bench_rand64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "micro"))
+        return bench_micro(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
+        return bench_vs_snarkjs(argc - 1, argv + 1);
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    fputs(USAGE, stderr);
+    return 2;
+}

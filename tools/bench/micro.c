@@ -1,0 +1,245 @@
+/* cuzk-bench micro: per-operation timings of the proving core (issue 2's table).
+ * Times are the minimum over repetitions (noisy shared machines: compare ratios within
+ * one run). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bench.h"
+#include "curve/pairing.h"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+
+static void random_scalars(uint64_t *s, size_t n, uint64_t *seed)
+{
+    for (size_t i = 0; i < 4 * n; i++)
+        s[i] = bench_rand64(seed);
+    for (size_t i = 0; i < n; i++)
+        s[4 * i + 3] &= 0x3fffffffffffffffULL; /* < 2^254 < r */
+}
+
+/* n distinct-looking G1/G2 bases: 64 random multiples of the generator, then running sums. */
+#define MAKE_BASES(G, aff_t, jac_t)                                                           \
+    static aff_t *make_##G(size_t n, uint64_t *seed)                                          \
+    {                                                                                         \
+        aff_t *out = malloc(n * sizeof *out), gen;                                            \
+        jac_t *tmp = malloc(n * sizeof *tmp), seedp[64];                                      \
+        G##_generator(&gen);                                                                  \
+        for (int i = 0; i < 64; i++) {                                                        \
+            uint64_t k[4];                                                                    \
+            random_scalars(k, 1, seed);                                                       \
+            G##_jac_from_affine(&seedp[i], &gen);                                             \
+            G##_mul(&seedp[i], &seedp[i], k, 4);                                              \
+        }                                                                                     \
+        for (size_t i = 0; i < n; i++) {                                                      \
+            if (i < 64)                                                                       \
+                tmp[i] = seedp[i];                                                            \
+            else                                                                              \
+                G##_add(&tmp[i], &tmp[i - 64], &seedp[i % 61]);                               \
+        }                                                                                     \
+        G##_batch_to_affine(out, tmp, n);                                                     \
+        free(tmp);                                                                            \
+        return out;                                                                           \
+    }
+MAKE_BASES(g1, g1_affine_t, g1_jac_t)
+MAKE_BASES(g2, g2_affine_t, g2_jac_t)
+
+static double time_fp_mul(void)
+{
+    fp_t a, b;
+    fp_from_u64(&a, 3);
+    fp_from_u64(&b, 0x123456789abcdefULL);
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        const int N = 2000000;
+        double t = bench_now();
+        for (int i = 0; i < N; i++)
+            fp_mul(&a, &a, &b);
+        double d = (bench_now() - t) / N;
+        best = d < best ? d : best;
+    }
+    if (fp_is_zero(&a))
+        puts("");
+    return best * 1e9;
+}
+
+static double time_fr_mul(void)
+{
+    fr_t a, b;
+    fr_from_u64(&a, 3);
+    fr_from_u64(&b, 0x123456789abcdefULL);
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        const int N = 2000000;
+        double t = bench_now();
+        for (int i = 0; i < N; i++)
+            fr_mul(&a, &a, &b);
+        double d = (bench_now() - t) / N;
+        best = d < best ? d : best;
+    }
+    if (fr_is_zero(&a))
+        puts("");
+    return best * 1e9;
+}
+
+static double time_g1_madd(const g1_affine_t *bases)
+{
+    double best = 1e9;
+    g1_jac_t acc;
+    g1_jac_from_affine(&acc, &bases[0]);
+    for (int rep = 0; rep < 5; rep++) {
+        const int N = 50000;
+        double t = bench_now();
+        for (int i = 0; i < N; i++)
+            g1_add_mixed(&acc, &acc, &bases[1 + (i & 1023)]);
+        double d = (bench_now() - t) / N;
+        best = d < best ? d : best;
+    }
+    return best * 1e9;
+}
+
+static double time_msm_g1(const g1_affine_t *b, const uint64_t *s, size_t n, unsigned threads, int reps)
+{
+    double best = 1e30;
+    msm_opts_t o = {.threads = threads};
+    for (int r = 0; r < reps; r++) {
+        g1_jac_t out;
+        double t = bench_now();
+        msm_g1(&out, b, s, n, &o, NULL);
+        double d = bench_now() - t;
+        best = d < best ? d : best;
+    }
+    return best * 1e3;
+}
+
+static double time_msm_g2(const g2_affine_t *b, const uint64_t *s, size_t n, unsigned threads, int reps)
+{
+    double best = 1e30;
+    msm_opts_t o = {.threads = threads};
+    for (int r = 0; r < reps; r++) {
+        g2_jac_t out;
+        double t = bench_now();
+        msm_g2(&out, b, s, n, &o, NULL);
+        double d = bench_now() - t;
+        best = d < best ? d : best;
+    }
+    return best * 1e3;
+}
+
+static double time_ntt(unsigned log2_n, unsigned threads, int reps)
+{
+    size_t n = (size_t)1 << log2_n;
+    fr_t *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        fr_from_u64(&v[i], i * 0x9e3779b97f4a7c15ULL);
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t = bench_now();
+        poly_ntt(v, log2_n, POLY_ROOTS_FF, threads, NULL);
+        double d = bench_now() - t;
+        best = d < best ? d : best;
+    }
+    free(v);
+    return best * 1e3;
+}
+
+static double time_pairing(void)
+{
+    g1_affine_t p;
+    g2_affine_t q;
+    g1_generator(&p);
+    g2_generator(&q);
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        fp12_t e;
+        double t = bench_now();
+        pairing(&e, &p, &q);
+        double d = bench_now() - t;
+        best = d < best ? d : best;
+    }
+    return best * 1e6;
+}
+
+int bench_micro(int argc, char **argv)
+{
+    int quick = 0, json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else {
+            fprintf(stderr, "cuzk-bench micro: unknown option '%s' (use --quick, --json)\n", argv[i]);
+            return 2;
+        }
+    }
+    uint64_t seed = 42;
+    unsigned max_log = quick ? 16 : 20;
+    size_t nmax = (size_t)1 << max_log;
+    json_t *j = json_object();
+    printf("cuzk-bench micro (%s field back end%s)\n", fp_backend_name(), quick ? ", quick" : "");
+    printf("preparing %zu G1 bases ...\n", nmax);
+    fflush(stdout);
+    g1_affine_t *b1 = make_g1(nmax, &seed);
+    g2_affine_t *b2 = make_g2((size_t)1 << 16, &seed);
+    uint64_t *s = malloc(nmax * 4 * sizeof *s);
+    random_scalars(s, nmax, &seed);
+
+    double fpm = time_fp_mul(), frm = time_fr_mul(), madd = time_g1_madd(b1);
+    printf("%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n", "Fp mul", fpm, "Fr mul", frm,
+           "G1 mixed add", madd);
+    json_object_set_new(j, "fp_mul_ns", json_real(fpm));
+    json_object_set_new(j, "fr_mul_ns", json_real(frm));
+    json_object_set_new(j, "g1_madd_ns", json_real(madd));
+    fflush(stdout);
+
+    for (unsigned lg = 16; lg <= max_log; lg += 2) {
+        for (unsigned t = 1; t <= 2; t++) {
+            if (lg == 20 && t == 2 && quick)
+                continue;
+            double ms = time_msm_g1(b1, s, (size_t)1 << lg, t, lg >= 20 ? 1 : 3);
+            printf("G1 MSM 2^%-2u  %u thread%s     %10.1f ms  %8.1f ns/point\n", lg, t, t > 1 ? "s" : " ", ms,
+                   ms * 1e6 / (double)((size_t)1 << lg));
+            char key[64];
+            snprintf(key, sizeof key, "msm_g1_2p%u_t%u_ms", lg, t);
+            json_object_set_new(j, key, json_real(ms));
+            fflush(stdout);
+        }
+    }
+    for (unsigned t = 1; t <= 2; t++) {
+        double ms = time_msm_g2(b2, s, (size_t)1 << 16, t, quick ? 1 : 3);
+        printf("G2 MSM 2^16  %u thread%s     %10.1f ms  %8.1f ns/point\n", t, t > 1 ? "s" : " ", ms,
+               ms * 1e6 / 65536.0);
+        char key[64];
+        snprintf(key, sizeof key, "msm_g2_2p16_t%u_ms", t);
+        json_object_set_new(j, key, json_real(ms));
+        fflush(stdout);
+    }
+    unsigned ntt_max = quick ? 16 : 22;
+    for (unsigned lg = quick ? 16 : 20; lg <= ntt_max; lg += 2)
+        for (unsigned t = 1; t <= 2; t++) {
+            double ms = time_ntt(lg, t, 3);
+            printf("NTT 2^%-2u     %u thread%s     %10.1f ms\n", lg, t, t > 1 ? "s" : " ", ms);
+            char key[64];
+            snprintf(key, sizeof key, "ntt_2p%u_t%u_ms", lg, t);
+            json_object_set_new(j, key, json_real(ms));
+            fflush(stdout);
+        }
+    double pus = time_pairing();
+    printf("%-28s %10.1f us\n", "pairing", pus);
+    json_object_set_new(j, "pairing_us", json_real(pus));
+    json_object_set_new(j, "field_backend", json_string(fp_backend_name()));
+    json_object_set_new(j, "quick", json_boolean(quick));
+    if (json) {
+        char *txt = json_dumps(j, JSON_COMPACT);
+        printf("%s\n", txt);
+        free(txt);
+    }
+    json_decref(j);
+    free(b1);
+    free(b2);
+    free(s);
+    return 0;
+}
