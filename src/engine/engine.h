@@ -84,7 +84,7 @@ const char *cuzk_job_state_name(cuzk_job_state s);
 
 /* Pipeline events, for instrumentation (TIMELINE-style logs, progress bars, tests). */
 typedef enum {
-    CUZK_EV_JOB_SUBMITTED = 0,
+    CUZK_EV_JOB_SUBMITTED = 0, /* emitted by submit after queuing: may follow the job's first events */
     CUZK_EV_MEM_ACQUIRED,    /* bytes = reservation just taken (emitted after taking it) */
     CUZK_EV_SYNTH_START,     /* emitted after the permit was taken */
     CUZK_EV_SYNTH_END,       /* synthesis succeeded; emitted before the channel send */

@@ -522,6 +522,11 @@ static void test_bench_loop(void)
     h.mock.prove_us = 1000;
     h.mock.finish_us = 300;
     harness_start(&h, (eng_params){.pw = 3, .lookahead = 2, .gw = 2, .devices = 1, .finalizers = 2, .budget = 1 << 20});
+    /* counters are logged at DEBUG level only: capture them in a file for this run */
+    char log_path[] = "/tmp/cuzk-engine-log-XXXXXX";
+    FILE *log = fdopen(mkstemp(log_path), "w+");
+    cuzk_log_set_sink(log);
+    cuzk_log_set_level(CUZK_LOG_DEBUG);
     enum { C = 12, J = 3, N = 4 };
     mock_input in[C];
     uint32_t submitted = 0, done = 0, verified = 0, in_flight = 0, max_in_flight = 0;
@@ -547,6 +552,17 @@ static void test_bench_loop(void)
         done++;
         in_flight--;
     }
+    cuzk_log_set_level(CUZK_LOG_WARN);
+    cuzk_log_set_sink(NULL);
+    rewind(log);
+    char line[1024];
+    int counter_lines = 0;
+    while (fgets(line, sizeof line, log))
+        counter_lines += strstr(line, "DEBUG engine: partition finished") && strstr(line, "permits_held=") &&
+                         strstr(line, "memory_used=");
+    fclose(log);
+    unlink(log_path);
+    CHECK(counter_lines == C * N, "bench: %d debug counter lines, want one per partition (%d)", counter_lines, C * N);
     uint64_t id;
     CHECK(cuzk_engine_wait_any(h.e, 0, &id, &err) == CUZK_E_INVALID_ARG, "bench: wait_any with nothing pending");
     CHECK(verified == C && max_in_flight == J, "bench: %u verified, %u max in flight", verified, max_in_flight);
