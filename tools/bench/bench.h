@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 int bench_micro(int argc, char **argv);
+int bench_batch(int argc, char **argv);
 int bench_vs_snarkjs(int argc, char **argv);
 
 /* Monotonic clock in seconds. */

@@ -11,6 +11,7 @@ static const char USAGE[] =
     "commands:\n"
     "  micro [--quick] [--json]        field, curve, MSM, NTT and pairing micro benchmarks\n"
     "                                  (1 and 2 threads); --quick caps sizes at 2^16\n"
+    "  batch [options]                 proofs through the engine pipeline (see batch --help)\n"
     "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
     "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
     "                                  same inputs in one run and print the ratio\n";
@@ -47,6 +48,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "micro"))
         return bench_micro(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "batch"))
+        return bench_batch(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
