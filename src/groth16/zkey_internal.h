@@ -34,4 +34,21 @@ void zkey_put_g2(uint8_t out[ZKEY_G2_BYTES], const g2_affine_t *p);
 /* Coefficient v (Montgomery fr_t) -> 32 bytes of v * R^2 mod r. */
 void zkey_put_coef_value(uint8_t out[ZKEY_N8R], const fr_t *v);
 
+/* A run of consecutive points of one array, for the parallel subgroup check. */
+typedef struct {
+    uint32_t sec;         /* section id, for messages */
+    const char *field;    /* field name, for messages */
+    bool g2;              /* points are g2_affine_t (else g1_affine_t) */
+    const void *pts;      /* n points */
+    uint64_t n;
+    uint64_t file_offset; /* byte offset of pts[0] in the file */
+} zkey_point_run;
+
+/* Check that every point of every run is in its prime-order subgroup (infinity passes),
+ * with `threads` threads (0 = online CPUs). On failure reports the first failing point in
+ * run order: CUZK_E_POINT_NOT_IN_SUBGROUP naming section, field, index and byte offset.
+ * Also CUZK_E_NOMEM. */
+cuzk_status zkey_check_subgroup_runs(const zkey_point_run *runs, size_t n_runs, unsigned threads,
+                                     cuzk_error *err);
+
 #endif

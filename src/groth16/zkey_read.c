@@ -43,8 +43,6 @@ static cuzk_status get_g1(const reader *rd, g1_affine_t *p, uint64_t off, uint32
         st = CUZK_E_POINT_INFINITY, what = "is the point at infinity";
     } else if (!g1_affine_is_on_curve(p)) {
         st = CUZK_E_POINT_NOT_ON_CURVE, what = "is not on the G1 curve";
-    } else if ((rd->flags & ZKEY_CHECK_SUBGROUP) && !g1_affine_in_subgroup(p)) {
-        st = CUZK_E_POINT_NOT_IN_SUBGROUP, what = "is not in the G1 subgroup";
     } else {
         return CUZK_OK;
     }
@@ -69,8 +67,6 @@ static cuzk_status get_g2(const reader *rd, g2_affine_t *p, uint64_t off, uint32
         st = CUZK_E_POINT_INFINITY, what = "is the point at infinity";
     } else if (!g2_affine_is_on_curve(p)) {
         st = CUZK_E_POINT_NOT_ON_CURVE, what = "is not on the G2 curve";
-    } else if ((rd->flags & ZKEY_CHECK_SUBGROUP) && !g2_affine_in_subgroup(p)) {
-        st = CUZK_E_POINT_NOT_IN_SUBGROUP, what = "is not in the G2 subgroup";
     } else {
         return CUZK_OK;
     }
@@ -297,6 +293,26 @@ static cuzk_status parse(const reader *rd, zkey_t *z, const iden3_bin *bin)
         (st = parse_g1_array(rd, z, sec[ZS_C], &z->c, nc)) != CUZK_OK ||
         (st = parse_g1_array(rd, z, sec[ZS_H], &z->h, z->domain_size)) != CUZK_OK)
         return st;
+    if (rd->flags & ZKEY_CHECK_SUBGROUP) {
+        uint64_t h = sec[ZS_GROTH]->offset + 4 + ZKEY_N8Q + 4 + ZKEY_N8R + 12;
+        const zkey_point_run runs[] = {
+            {ZS_GROTH, "alpha1", false, &z->alpha1, 1, h},
+            {ZS_GROTH, "beta1", false, &z->beta1, 1, h + ZKEY_G1_BYTES},
+            {ZS_GROTH, "beta2", true, &z->beta2, 1, h + 2 * ZKEY_G1_BYTES},
+            {ZS_GROTH, "gamma2", true, &z->gamma2, 1, h + 2 * ZKEY_G1_BYTES + ZKEY_G2_BYTES},
+            {ZS_GROTH, "delta1", false, &z->delta1, 1, h + 2 * ZKEY_G1_BYTES + 2 * ZKEY_G2_BYTES},
+            {ZS_GROTH, "delta2", true, &z->delta2, 1, h + 3 * ZKEY_G1_BYTES + 2 * ZKEY_G2_BYTES},
+            {ZS_IC, "IC", false, z->ic, (uint64_t)z->n_public + 1, sec[ZS_IC]->offset},
+            {ZS_A, "A", false, z->a, z->n_vars, sec[ZS_A]->offset},
+            {ZS_B1, "B1", false, z->b1, z->n_vars, sec[ZS_B1]->offset},
+            {ZS_B2, "B2", true, z->b2, z->n_vars, sec[ZS_B2]->offset},
+            {ZS_C, "C", false, z->c, nc, sec[ZS_C]->offset},
+            {ZS_H, "H", false, z->h, z->domain_size, sec[ZS_H]->offset},
+        };
+        st = zkey_check_subgroup_runs(runs, sizeof runs / sizeof runs[0], 0, rd->err);
+        if (st != CUZK_OK)
+            return st;
+    }
     const iden3_section *sc = sec[ZS_CONTRIB];
     if (sc) {
         if (sc->size < ZKEY_CONTRIB_MIN_BYTES)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cs/iden3_bin.h"
@@ -160,6 +161,25 @@ static void sync_dir(const char *path)
     free(copy);
 }
 
+/* Permissions for the new file: those of the file it replaces, else 0666 & ~umask (read
+ * from /proc/self/status: umask(2) itself would change process-wide state). */
+static mode_t target_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    unsigned mask = 022;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f) {
+        char line[128];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "Umask: %o", &mask) == 1)
+                break;
+        fclose(f);
+    }
+    return 0666 & ~(mode_t)mask;
+}
+
 cuzk_status zkey_write_file(const zkey_t *z, const char *path, cuzk_error *err)
 {
     cuzk_status st = check_order(z, err);
@@ -176,6 +196,14 @@ cuzk_status zkey_write_file(const zkey_t *z, const char *path, cuzk_error *err)
         int e = errno;
         free(tmp);
         return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", path,
+                         strerror(e));
+    }
+    if (fchmod(fd, target_mode(path)) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return cuzk_fail(err, CUZK_E_IO, "%s: chmod of the temporary file: %s", path,
                          strerror(e));
     }
     out_t o = {fdopen(fd, "wb"), 0};
