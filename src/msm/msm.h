@@ -66,7 +66,8 @@ typedef struct {
     unsigned window_bits; /* c */
     unsigned windows;     /* ceil(256 / c): Booth digits of a 255-bit scalar */
     unsigned chunks;      /* point ranges per window */
-    unsigned threads;     /* threads that will run (<= windows * chunks) */
+    unsigned threads;     /* threads that will run: <= windows * chunks, and fewer for
+                             small n (at least ~1024 point-windows per thread) */
 } msm_plan_t;
 
 /* Number of online CPUs (sysconf), at least 1. Thread-safe. */

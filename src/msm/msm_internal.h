@@ -77,4 +77,32 @@ static inline int32_t msm_booth_digit(const uint64_t s[MSM_SCALAR_LIMBS], unsign
     return (int32_t)d;
 }
 
+/* Additions per batch-affine batch for nb buckets: the inversion costs a few hundred
+ * multiplications, while a larger batch keeps more buckets BUSY, so more points wait in
+ * the stash or, once it is full, take the costlier Jacobian overflow. About
+ * sqrt(256 * nb), at most 2048 and at most nb / 4 so that a batch can fill (measured at
+ * c = 12..16). Below MSM_MIN_BATCH the kernel adds in Jacobian coordinates instead. */
+#define MSM_MIN_BATCH 32
+static inline size_t msm_batch_cap(size_t nb)
+{
+    size_t cap = 8;
+    while (cap * cap < 256 * nb && cap < 2048)
+        cap *= 2;
+    while (cap > 1 && cap > nb / 4)
+        cap /= 2;
+    return cap;
+}
+
+/* Largest |digit| msm_booth_digit can return in window w for scalars < 2^255:
+ * 2^(c-1) for every window but the top ones, where the digit is at most
+ * 2^(255 - c*w) (the bits above 254 are zero); 0 above the scalar. */
+static inline uint64_t msm_window_max_digit(unsigned c, unsigned w)
+{
+    uint64_t pos = (uint64_t)c * w;
+    if (pos > 255)
+        return 0;
+    unsigned top = 255 - (unsigned)pos;
+    return top >= c - 1 ? ((uint64_t)1 << (c - 1)) : ((uint64_t)1 << top);
+}
+
 #endif

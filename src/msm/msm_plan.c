@@ -1,24 +1,29 @@
 /* Work planning for the MSM: window size c and point ranges per window.
  *
  * Cost model, in units of one field multiplication (Fp, and Fp2 scaled alike):
- *   unit(c, k) = (n / k) * ADD + 2^(c-1) * REDUCE + UNIT_FIXED
+ *   unit(c, k) = (n / k) * add(c) + 2^(c-1) * REDUCE + UNIT_FIXED
  *   total      = ceil(windows(c) * k / T) * unit(c, k)
- * ADD: one batch-affine bucket addition (6 multiplications plus a share of the batch
- * inversion and of the overflow additions); REDUCE: one mixed plus one full Jacobian
- * addition of the running-sum reduction; UNIT_FIXED: final batch inversion, bucket
- * reset. The model is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with
- * threads executing whole units.
+ * add(c): one bucket addition; batch-affine (5M + 1S, field additions, a 1/cap share of
+ * the batch inversion) when the batch is large enough (msm_batch_cap), else a mixed
+ * Jacobian addition (7M + 4S plus field additions). REDUCE: one mixed plus one full
+ * Jacobian addition of the running-sum reduction; UNIT_FIXED: final inversions, bucket
+ * reset. This is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with threads
+ * executing whole units.
  */
 #include <unistd.h>
 
 #include "msm/msm.h"
+#include "msm/msm_internal.h"
 
-#define COST_ADD 7.0
+#define COST_AFFINE_ADD 7.0
+#define COST_INVERSION 550.0
+#define COST_JACOBIAN_ADD 15.0
 #define COST_REDUCE 27.0
-#define COST_UNIT_FIXED 600.0
+#define COST_UNIT_FIXED 1200.0
 /* Automatic planning stays at or below this window so one thread's buckets
  * (2^(c-1) affine points plus overflow accumulators) stay cache-sized. */
 #define AUTO_MAX_WINDOW_BITS 16
+#define MIN_POINTS_PER_THREAD 1024
 
 unsigned msm_default_threads(void)
 {
@@ -32,8 +37,10 @@ static double plan_cost(size_t n, unsigned c, unsigned k, unsigned threads)
 {
     size_t units = (size_t)windows_for(c) * k;
     size_t rounds = (units + threads - 1) / threads;
-    double unit = (double)n / k * COST_ADD + (double)((size_t)1 << (c - 1)) * COST_REDUCE +
-                  COST_UNIT_FIXED;
+    size_t nb = (size_t)1 << (c - 1), cap = msm_batch_cap(nb);
+    double add = cap >= MSM_MIN_BATCH ? COST_AFFINE_ADD + COST_INVERSION / (double)cap
+                                      : COST_JACOBIAN_ADD;
+    double unit = (double)n / k * add + (double)nb * COST_REDUCE + COST_UNIT_FIXED;
     return (double)rounds * unit;
 }
 
@@ -71,6 +78,11 @@ void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts)
     plan->window_bits = best_c;
     plan->windows = windows_for(best_c);
     plan->chunks = best_k;
+    /* A thread start costs about as much as a few hundred bucket additions: small MSMs
+     * use fewer threads (at least MIN_POINTS_PER_THREAD points each). */
     size_t units = (size_t)plan->windows * best_k;
+    size_t useful = n * plan->windows / MIN_POINTS_PER_THREAD;
+    if (units > useful)
+        units = useful ? useful : 1;
     plan->threads = units < threads ? (unsigned)units : threads;
 }

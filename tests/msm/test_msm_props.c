@@ -1,0 +1,242 @@
+/* MSM properties without an external oracle, at sizes the noble oracle cannot afford:
+ *
+ *   - closed form: with bases [t0 + i*step]G (known discrete logs, msm_testdata.h) the
+ *     MSM must equal [sum s_i t_i]G, computed with Fr arithmetic and one scalar
+ *     multiplication; scalar patterns: random, boolean, all one, small, all equal, r-1;
+ *     dense and density-filtered; G1 and G2; several plans (thread counts, windows,
+ *     chunks), so batches fill, stash, overflow and top-window lanes are all exercised;
+ *   - thread-count independence: bit-identical outputs for 1..4 threads and 1..3 chunks;
+ *   - Booth digits recombine to the scalar and stay within msm_window_max_digit;
+ *   - plan invariants; n = 0; errors (scalar >= r, density count mismatch, NULLs).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "msm/msm.h"
+#include "msm/msm_internal.h"
+#include "msm_testdata.h"
+
+enum { PAT_RANDOM, PAT_BOOLEAN, PAT_ONES, PAT_SMALL, PAT_EQUAL, PAT_R_MINUS_1, PAT_COUNT };
+static const char *const PAT_NAMES[PAT_COUNT] = {"random", "boolean", "ones",
+                                                  "small", "equal", "r-1"};
+
+static void fill_scalars(uint64_t *s, size_t n, int pat, msm_rng *rng)
+{
+    uint64_t eq[4];
+    msm_rng_scalar(rng, eq);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *d = s + 4 * i;
+        memset(d, 0, 32);
+        switch (pat) {
+        case PAT_RANDOM: msm_rng_scalar(rng, d); break;
+        case PAT_BOOLEAN: d[0] = msm_rng_next(rng) % 3 == 0; break;
+        case PAT_ONES: d[0] = 1; break;
+        case PAT_SMALL: d[0] = msm_rng_next(rng) & 0xffff; break;
+        case PAT_EQUAL: memcpy(d, eq, 32); break;
+        default:
+            memcpy(d, FR_MODULUS, 32);
+            d[0] -= 1;
+            break;
+        }
+    }
+}
+
+static uint64_t *random_density(size_t n, msm_rng *rng, size_t *nset)
+{
+    uint64_t *bm = calloc(n / 64 + 1, sizeof *bm);
+    *nset = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (msm_rng_next(rng) % 4 != 0) {
+            bm[i / 64] |= (uint64_t)1 << (i % 64);
+            (*nset)++;
+        }
+    }
+    return bm;
+}
+
+static const msm_opts_t PLANS[] = {{1, 0, 0}, {2, 0, 0}, {3, 11, 2}, {2, 12, 0}, {4, 9, 3}};
+#define NPLANS (sizeof PLANS / sizeof PLANS[0])
+
+#define DEFINE_CLOSED_FORM(G)                                                                \
+    static void closed_form_##G(size_t n, msm_rng *rng)                                      \
+    {                                                                                        \
+        fr_t t0, step, e;                                                                    \
+        fr_from_u64(&t0, msm_rng_next(rng));                                                 \
+        fr_from_u64(&step, msm_rng_next(rng) | 1);                                           \
+        G##_affine_t *all = malloc(n * sizeof *all), *compact = malloc(n * sizeof *compact); \
+        uint64_t *s = malloc(n * 32);                                                        \
+        msm_linear_##G(all, n, &t0, &step);                                                  \
+        size_t nset;                                                                         \
+        uint64_t *bm = random_density(n, rng, &nset);                                        \
+        for (size_t i = 0, k = 0; i < n; i++)                                                \
+            if ((bm[i / 64] >> (i % 64)) & 1)                                                \
+                compact[k++] = all[i];                                                       \
+        for (int pat = 0; pat < PAT_COUNT; pat++) {                                          \
+            fill_scalars(s, n, pat, rng);                                                    \
+            G##_jac_t want, want_d, got;                                                     \
+            msm_expected_log(&e, s, n, NULL, &t0, &step);                                    \
+            msm_##G##_from_log(&want, &e);                                                   \
+            msm_expected_log(&e, s, n, bm, &t0, &step);                                      \
+            msm_##G##_from_log(&want_d, &e);                                                 \
+            for (size_t p = 0; p < NPLANS; p++) {                                            \
+                cuzk_error err;                                                              \
+                cuzk_status st = msm_##G(&got, all, s, n, &PLANS[p], &err);                  \
+                CHECK(st == CUZK_OK && G##_jac_eq(&got, &want),                              \
+                      #G " n=%zu %s plan %zu: dense != closed form", n, PAT_NAMES[pat], p);  \
+                st = msm_##G##_density(&got, compact, nset, bm, s, n, &PLANS[p], &err);      \
+                CHECK(st == CUZK_OK && G##_jac_eq(&got, &want_d),                            \
+                      #G " n=%zu %s plan %zu: density != closed form", n, PAT_NAMES[pat], p); \
+            }                                                                                \
+        }                                                                                    \
+        free(all);                                                                           \
+        free(compact);                                                                       \
+        free(s);                                                                             \
+        free(bm);                                                                            \
+    }
+
+DEFINE_CLOSED_FORM(g1)
+DEFINE_CLOSED_FORM(g2)
+
+static void thread_independence(msm_rng *rng)
+{
+    const size_t n = 2000;
+    fr_t t0, step;
+    fr_from_u64(&t0, 3);
+    fr_from_u64(&step, 11);
+    g1_affine_t *b = malloc(n * sizeof *b);
+    uint64_t *s = malloc(n * 32);
+    msm_linear_g1(b, n, &t0, &step);
+    fill_scalars(s, n, PAT_RANDOM, rng);
+    g1_jac_t first, got;
+    msm_opts_t o = {1, 0, 1};
+    CHECK(msm_g1(&first, b, s, n, &o, NULL) == CUZK_OK, "msm_g1 failed");
+    for (unsigned t = 1; t <= 4; t++) {
+        for (unsigned k = 1; k <= 3; k++) {
+            msm_opts_t ok = {t, 0, k};
+            CHECK(msm_g1(&got, b, s, n, &ok, NULL) == CUZK_OK &&
+                      memcmp(&got, &first, sizeof got) == 0,
+                  "threads=%u chunks=%u: output not bit-identical", t, k);
+        }
+    }
+    free(b);
+    free(s);
+}
+
+static void booth_digits(msm_rng *rng)
+{
+    for (int trial = 0; trial < 200; trial++) {
+        uint64_t s[4];
+        msm_rng_scalar(rng, s);
+        if (trial == 0)
+            memset(s, 0, sizeof s);
+        if (trial == 1) {
+            memcpy(s, FR_MODULUS, sizeof s);
+            s[0] -= 1;
+        }
+        fr_t want, acc, d, pw, two_c;
+        fr_from_limbs(&want, s);
+        for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
+            unsigned windows = (256 + c - 1) / c;
+            fr_from_u64(&two_c, (uint64_t)1 << c);
+            acc = FR_ZERO;
+            pw = FR_ONE;
+            bool in_range = true;
+            for (unsigned w = 0; w < windows; w++) {
+                int32_t dig = msm_booth_digit(s, w, c);
+                uint64_t mag = dig < 0 ? (uint64_t)-(int64_t)dig : (uint64_t)dig;
+                in_range &= mag <= msm_window_max_digit(c, w);
+                fr_from_u64(&d, mag);
+                fr_mul(&d, &d, &pw);
+                if (dig < 0)
+                    fr_sub(&acc, &acc, &d);
+                else
+                    fr_add(&acc, &acc, &d);
+                fr_mul(&pw, &pw, &two_c);
+            }
+            CHECK(fr_eq(&acc, &want) && in_range, "booth c=%u trial %d: digits do not recombine",
+                  c, trial);
+        }
+    }
+}
+
+static void plans(void)
+{
+    const size_t sizes[] = {0, 1, 5, 1000, (size_t)1 << 16, (size_t)1 << 22};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        for (unsigned t = 1; t <= 16; t *= 2) {
+            msm_opts_t o = {t, 0, 0};
+            msm_plan_t p;
+            msm_plan(&p, sizes[i], &o);
+            CHECK(p.window_bits >= 1 && p.window_bits <= MSM_MAX_WINDOW_BITS &&
+                      p.windows * p.window_bits >= 256 &&
+                      (p.windows - 1) * p.window_bits < 256 && p.chunks >= 1 &&
+                      p.threads >= 1 && p.threads <= t,
+                  "plan n=%zu t=%u: c=%u windows=%u chunks=%u threads=%u", sizes[i], t,
+                  p.window_bits, p.windows, p.chunks, p.threads);
+        }
+    }
+    msm_opts_t o = {3, 7, 5};
+    msm_plan_t p;
+    msm_plan(&p, 100000, &o);
+    CHECK(p.window_bits == 7 && p.chunks == 5 && p.threads == 3, "forced plan not honoured");
+}
+
+static void errors_and_empty(void)
+{
+    g1_affine_t b[8];
+    uint64_t s[32] = {0};
+    g1_generator(&b[0]);
+    for (int i = 1; i < 8; i++)
+        b[i] = b[0];
+    g1_jac_t out, sentinel;
+    g1_jac_from_affine(&sentinel, &b[0]);
+    cuzk_error err;
+
+    out = sentinel;
+    memcpy(s + 4 * 7, FR_MODULUS, 32); /* scalar 7 == r */
+    CHECK(msm_g1(&out, b, s, 8, NULL, &err) == CUZK_E_INVALID_ARG &&
+              strstr(err.msg, "scalars[7]") && memcmp(&out, &sentinel, sizeof out) == 0,
+          "scalar == r accepted or out touched (%s)", err.msg);
+    s[4 * 7 + 3] = ~(uint64_t)0;
+    CHECK(msm_g1(&out, b, s, 8, NULL, &err) == CUZK_E_INVALID_ARG, "scalar 2^256-1 accepted");
+    memset(s, 0, sizeof s);
+
+    uint64_t bm = 0x0f; /* 4 set bits among 8 */
+    CHECK(msm_g1_density(&out, b, 5, &bm, s, 8, NULL, &err) == CUZK_E_INVALID_ARG,
+          "density count mismatch accepted");
+    CHECK(msm_g1_density(&out, b, 4, &bm, s, 8, NULL, &err) == CUZK_OK, "density rejected");
+    bm = 0xff00; /* bits >= n are ignored */
+    CHECK(msm_g1_density(&out, b, 0, &bm, s, 8, NULL, &err) == CUZK_OK &&
+              g1_jac_is_infinity(&out),
+          "bits beyond n counted");
+    CHECK(msm_g1_density(&out, b, 4, NULL, s, 8, NULL, &err) == CUZK_E_INVALID_ARG,
+          "NULL density accepted");
+    CHECK(msm_g1(NULL, b, s, 8, NULL, &err) == CUZK_E_INVALID_ARG, "NULL out accepted");
+    CHECK(msm_g1(&out, b, NULL, 8, NULL, &err) == CUZK_E_INVALID_ARG, "NULL scalars accepted");
+    CHECK(msm_g1(&out, NULL, s, 8, NULL, &err) == CUZK_E_INVALID_ARG, "NULL bases accepted");
+
+    out = sentinel;
+    CHECK(msm_g1(&out, NULL, NULL, 0, NULL, &err) == CUZK_OK && g1_jac_is_infinity(&out),
+          "n = 0 is not infinity");
+    out = sentinel;
+    CHECK(msm_g1_density(&out, NULL, 0, NULL, NULL, 0, NULL, &err) == CUZK_OK &&
+              g1_jac_is_infinity(&out),
+          "density n = 0 is not infinity");
+    g2_jac_t out2;
+    CHECK(msm_g2(&out2, NULL, NULL, 0, NULL, &err) == CUZK_OK && g2_jac_is_infinity(&out2),
+          "g2 n = 0 is not infinity");
+}
+
+int main(void)
+{
+    msm_rng rng = {0xC0FFEE1234567ULL};
+    booth_digits(&rng);
+    plans();
+    errors_and_empty();
+    thread_independence(&rng);
+    closed_form_g1(2000, &rng);
+    closed_form_g1(40, &rng);
+    closed_form_g2(150, &rng);
+    return check_summary("test_msm_props");
+}
