@@ -4,6 +4,7 @@
 #   OUT/<c>.r1cs, OUT/<c>_js/<c>.wasm   circom2 -p bls12381 (c = sha256_block, poseidon, mimc)
 #   OUT/<c>.wtns                        witness from circom's generated wasm calculator
 #   OUT/<c>.info                        `snarkjs r1cs info` (counts oracle for the tests)
+#   OUT/sha256_block.digest             node crypto's SHA-256 of the circuit's message (hex)
 #   OUT/<c>.zkey, <c>_0.zkey            snarkjs groth16 setup with the committed ptau
 #                                       (tests/fixtures/pot11_bls12381.ptau; _0 = before,
 #                                       plain = after one contribution), poseidon and mimc
@@ -90,6 +91,15 @@ build_zkey() { # NAME
 for c in sha256_block poseidon mimc; do
   build_circuit "$c" "$out" bls12381
 done
+# Independent oracle for the SHA-256 circuit: node's crypto digest of the 55-byte message
+# (the input bits, MSB first), compared by the tests with output wires 1..256.
+node -e '
+  const bits = JSON.parse(require("fs").readFileSync(process.argv[1])).in;
+  const bytes = Buffer.alloc(bits.length / 8);
+  bits.forEach((b, i) => { bytes[i >> 3] |= b << (7 - (i & 7)); });
+  console.log(require("crypto").createHash("sha256").update(bytes).digest("hex"));
+' "$here/circuits/sha256_block.input.json" >"$out/sha256_block.digest"
+
 build_circuit mimc "$out/bn254" bn128
 for c in poseidon mimc; do
   build_zkey "$c"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -404,7 +405,13 @@ static void test_writer(void)
     }
     fr_neg(&z.coefs[2].value, &z.coefs[2].value);
     const char *path = path_of("writer-test.zkey");
+    remove(path);
     CHECK(zkey_write_file(&z, path, &err) == CUZK_OK, "write: %s", err.msg);
+    mode_t mask = umask(022);
+    umask(mask);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == (0666 & ~mask),
+          "new file mode %o, want %o", (unsigned)(sb.st_mode & 0777), (unsigned)(0666 & ~mask));
     CHECK(zkey_read_file(&back, path, ZKEY_CHECK_SUBGROUP, &err) == CUZK_OK, "reread: %s",
           err.msg);
     bool same = back.n_vars == 6 && back.n_public == 2 && back.domain_size == 8 &&
