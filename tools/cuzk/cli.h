@@ -32,5 +32,6 @@ int cmd_setup(int argc, char **argv);
 int cmd_export_vk(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_circuit_info(int argc, char **argv);
 
 #endif

@@ -1,0 +1,75 @@
+/* cuzk circuit-info <circuit> [--param key=value ...]: counts of a built-in circuit as one
+ * JSON line (issue 5). Counting convention (filecoin-circuits.md §8.1, as the reference's
+ * MetricCS / circuitinfo count): `inputs` includes ONE; `constraints` are the circuit's own
+ * constraints, excluding the `input * 0 = 0` rows the prover appends per input; nnz_* count
+ * the non-zero terms of A, B, C over those constraints. Every constraint the circuit
+ * synthesises is counted, including the booleanity constraints of allocated input bits:
+ * `sha256 bytes=64` allocates 512 message bits, so it reports 45,386 = 44,874 (bellperson's
+ * test_full_hash figure, which subtracts the 512 bit constraints) + 512. Circuits and
+ * parameters: src/gadgets/builtin.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gadgets/builtin.h"
+
+static const char USAGE[] =
+    "usage: cuzk circuit-info <circuit> [--param key=value ...]\n"
+    "  circuits: sha256 (bytes=N), poseidon (arity=N), por (hasher=sha256|poseidon,\n"
+    "            arity=2|4|8|16 or base=B,sub=S,top=T, leaves=N, root=public|private),\n"
+    "            create-label (layer=L, node=N), hash-leaf-bits\n"
+    "  prints {\"circuit\",\"constraints\",\"inputs\",\"aux\",\"nnz_a\",\"nnz_b\",\"nnz_c\"} on one line;\n"
+    "  inputs include ONE, constraints exclude the prover-appended input rows and include\n"
+    "  the circuit's input-bit booleanity constraints (sha256 bytes=64: 45386 = 44874 + 512)\n"
+    "  exit 0 on success, 2 on an unknown circuit, a bad parameter or a usage error\n";
+
+#define MAX_PARAMS 16
+
+int cmd_circuit_info(int argc, char **argv)
+{
+    const char *circuit = NULL, *params[MAX_PARAMS];
+    size_t np = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(USAGE, stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--param") || !strncmp(a, "--param=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || !*v) {
+                fprintf(stderr, "cuzk circuit-info: --param needs key=value\n%s", USAGE);
+                return CLI_ERROR;
+            }
+            if (np == MAX_PARAMS) {
+                fprintf(stderr, "cuzk circuit-info: at most %d --param options\n", MAX_PARAMS);
+                return CLI_ERROR;
+            }
+            params[np++] = v;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "cuzk circuit-info: unknown option '%s'\n%s", a, USAGE);
+            return CLI_ERROR;
+        } else if (circuit) {
+            fprintf(stderr, "cuzk circuit-info: unexpected argument '%s' (one circuit name)\n%s", a, USAGE);
+            return CLI_ERROR;
+        } else {
+            circuit = a;
+        }
+    }
+    if (!circuit) {
+        fprintf(stderr, "cuzk circuit-info: missing the circuit name\n%s", USAGE);
+        return CLI_ERROR;
+    }
+    cs_counts c;
+    cuzk_error err = {0};
+    cuzk_status st = gadgets_circuit_info(circuit, params, np, &c, &err);
+    if (st) {
+        err.code = st;
+        return cli_fail("circuit-info", &err);
+    }
+    printf("{\"circuit\":\"%s\",\"constraints\":%llu,\"inputs\":%llu,\"aux\":%llu,\"nnz_a\":%llu,\"nnz_b\":%llu,"
+           "\"nnz_c\":%llu}\n",
+           circuit, (unsigned long long)c.constraints, (unsigned long long)c.inputs, (unsigned long long)c.aux,
+           (unsigned long long)c.nnz_a, (unsigned long long)c.nnz_b, (unsigned long long)c.nnz_c);
+    return CLI_OK;
+}
