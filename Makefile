@@ -9,7 +9,7 @@ ifeq ($(origin CC),default)
 endif
 export CC
 
-.PHONY: all test demo clean sanitize tsan portable-test
+.PHONY: all test demo clean sanitize
 all: $(BUILD)/Makefile
 	@$(MAKE) -s -C $(BUILD) -j$(JOBS)
 
@@ -20,10 +20,16 @@ test: all
 	@tests/oracle/ensure-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-# Quick smoke run of the micro benchmark (tools/cuzk-bench, built by `make`).
+# The main job on small built-in examples (tools/demo.sh): the engine pipeline on the
+# synthetic circuit, then setup/prove/verify of a circom circuit checked by snarkjs.
 demo: all
-	@if [ -x $(BUILD)/cuzk-bench ]; then $(BUILD)/cuzk-bench micro --quick; \
-	else echo "make demo: $(BUILD)/cuzk-bench has not been built (no cuzk-bench target yet)" >&2; exit 1; fi
+	@tools/demo.sh $(BUILD)
+
+# AddressSanitizer + UBSan build (build-asan/) running the readers' and the CLI's tests.
+sanitize:
+	@$(MAKE) -s BUILD=build-asan CMAKE_FLAGS=-DCUZK_SANITIZE=ON all
+	@tests/oracle/ensure-deps.sh
+	cd build-asan && ctest --output-on-failure -R '^(iden3|groth16|e2e|field|pairing)'
 
 clean:
 	rm -rf $(BUILD) build-*

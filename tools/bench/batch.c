@@ -114,6 +114,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Nearest-rank percentile of n sorted values (n >= 1). */
+static double percentile(const double *v, size_t n, double pct)
+{
+    size_t rank = (size_t)(pct / 100.0 * (double)n + 0.999999);
+    return v[rank == 0 ? 0 : (rank > n ? n : rank) - 1];
+}
+
 static void progress(const batch_opts *o, unsigned done, unsigned total)
 {
     if (o->quiet || !isatty(STDERR_FILENO))
@@ -197,8 +204,8 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:I, s:i, s:i, s:i, s:I, s:o, s:o}",
                           "mode", "pipeline", "proofs", (int)done, "failed", (int)failed, "partitions",
                           (int)o->partitions, "verified", (int)verified, "jobs_in_flight", (int)o->jobs,
-                          "seconds_per_proof", elapsed / done, "elapsed_s", elapsed, "p50_latency_s", lat[done / 2],
-                          "p95_latency_s", lat[(size_t)((done - 1) * 0.95)], "peak_rss_bytes",
+                          "seconds_per_proof", elapsed / done, "elapsed_s", elapsed, "p50_latency_s", percentile(lat, done, 50),
+                          "p95_latency_s", percentile(lat, done, 95), "peak_rss_bytes",
                           (json_int_t)bench_peak_rss(), "partition_workers", (int)o->pw, "gpu_workers", (int)o->gw,
                           "channel_capacity", (int)(o->lookahead > o->pw ? o->lookahead : o->pw),
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
@@ -248,8 +255,8 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
     qsort(lat, o->count, sizeof *lat, cmp_double);
     json_t *r = json_pack("{s:s, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:I}", "mode", "serial", "proofs", (int)o->count,
                           "partitions", (int)o->partitions, "verified", (int)verified, "seconds_per_proof",
-                          elapsed / o->count, "elapsed_s", elapsed, "p50_latency_s", lat[o->count / 2],
-                          "p95_latency_s", lat[(size_t)((o->count - 1) * 0.95)], "peak_rss_bytes",
+                          elapsed / o->count, "elapsed_s", elapsed, "p50_latency_s", percentile(lat, o->count, 50),
+                          "p95_latency_s", percentile(lat, o->count, 95), "peak_rss_bytes",
                           (json_int_t)bench_peak_rss());
     free(lat);
     return r;
