@@ -70,6 +70,10 @@ void g1_to_uncompressed(uint8_t out[G1_UNCOMPRESSED_BYTES], const g1_affine_t *p
  * Errors (r untouched): POINT_LENGTH, POINT_FLAGS, POINT_INFINITY, POINT_COORDINATE,
  * POINT_NOT_ON_CURVE, and POINT_NOT_IN_SUBGROUP when `check_subgroup` is true. */
 cuzk_status g1_from_bytes(g1_affine_t *r, const uint8_t *in, size_t len, bool check_subgroup);
+/* As g1_from_bytes, and on failure also records the code and a message naming the
+ * failing field (flag byte, offset of a stray byte, coordinate) in `err` (may be NULL). */
+cuzk_status g1_from_bytes_err(g1_affine_t *r, const uint8_t *in, size_t len,
+                              bool check_subgroup, cuzk_error *err);
 
 /* ---- G2 ---- (same contracts as G1) */
 void g2_generator(g2_affine_t *r);
@@ -94,5 +98,7 @@ bool g2_affine_in_subgroup(const g2_affine_t *p);
 void g2_to_compressed(uint8_t out[G2_COMPRESSED_BYTES], const g2_affine_t *p);
 void g2_to_uncompressed(uint8_t out[G2_UNCOMPRESSED_BYTES], const g2_affine_t *p);
 cuzk_status g2_from_bytes(g2_affine_t *r, const uint8_t *in, size_t len, bool check_subgroup);
+cuzk_status g2_from_bytes_err(g2_affine_t *r, const uint8_t *in, size_t len,
+                              bool check_subgroup, cuzk_error *err);
 
 #endif
