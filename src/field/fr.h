@@ -7,7 +7,8 @@
  * aliasing allowed, no failure, thread-safe, x86_64/portable back ends.
  *
  * Two-adicity: r - 1 = 2^32 * t with t odd; the multiplicative generator g = 7 (as in
- * bellperson / ff / snarkjs) gives the 2^32-th root of unity omega_32 = g^t.
+ * bellperson / ff) gives the 2^32-th root of unity omega_32 = g^t. snarkjs uses another
+ * generator of the same subgroup (5^t): see poly/roots.h.
  */
 #ifndef CUZK_FIELD_FR_H
 #define CUZK_FIELD_FR_H

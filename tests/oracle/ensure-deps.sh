@@ -16,8 +16,12 @@ done
 # npm writes node_modules/.package-lock.json on every install; it is stale when the
 # committed lock file or package.json is newer.
 stamp=node_modules/.package-lock.json
-if [[ -f $stamp && ! package-lock.json -nt $stamp && ! package.json -nt $stamp ]]; then
-  exit 0
-fi
+fresh() { [[ -f $stamp && ! package-lock.json -nt $stamp && ! package.json -nt $stamp ]]; }
+fresh && exit 0
+# One installer at a time (parallel ctest runs, several build trees): `npm ci` deletes
+# node_modules first, so a concurrent user would see it half-installed.
+exec 9>.ensure-deps.lock
+flock 9
+fresh && exit 0
 echo "ensure-deps: installing oracle packages (npm ci) in tests/oracle"
 npm ci --no-audit --no-fund --loglevel=error
