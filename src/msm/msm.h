@@ -73,12 +73,16 @@ typedef struct {
 /* Number of online CPUs (sysconf), at least 1. Thread-safe. */
 unsigned msm_default_threads(void);
 
-/* Choose window size and chunking for `n` points on `threads` threads (0 = default),
- * honouring non-zero fields of `opts` (may be NULL); minimises a cost model counting
- * bucket additions per unit plus 2^(c-1) reduction additions per unit, over the rounds
- * of units that `threads` threads execute. Out-of-range opts fields are clamped. Never
- * fails; thread-safe. */
-void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts);
+/* Groups, for msm_plan. */
+typedef enum { MSM_G1 = 1, MSM_G2 = 2 } msm_group_id;
+
+/* Choose window size and chunking for `n` points of `group` on opts->threads threads
+ * (0 = default), honouring non-zero fields of `opts` (may be NULL); minimises a cost
+ * model (msm_plan.c) counting bucket additions, running-sum reduction and a cache
+ * penalty for bucket arrays beyond L2 size, over the rounds of units that the threads
+ * execute. Out-of-range opts fields are clamped. Never fails; thread-safe. msm_g1 etc.
+ * use exactly this plan. */
+void msm_plan(msm_plan_t *plan, msm_group_id group, size_t n, const msm_opts_t *opts);
 
 /* out = sum s_i * bases[i] over i < n (layouts above). */
 cuzk_status msm_g1(g1_jac_t *out, const g1_affine_t *bases, const uint64_t *scalars,

@@ -121,7 +121,7 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
     }
 
     msm_plan_t plan;
-    msm_plan(&plan, nbases, opts);
+    msm_plan(&plan, group->id, nbases, opts);
     const unsigned k = plan.chunks, c = plan.window_bits;
     const size_t nunits = (size_t)plan.windows * k;
     const size_t jac = group->jac_size;

@@ -38,6 +38,7 @@ static inline bool g1k_aff_is_inf(const g1_affine_t *p)
 #define JAC_ADD_MIXED g1_add_mixed
 #define JAC_DBL g1_dbl
 #define AFF_FROM_JAC g1_affine_from_jac
+#define GROUP_ID MSM_G1
 #define KERNEL(name) g1_kernel_##name
 
 #include "msm/msm_bucket.inc"

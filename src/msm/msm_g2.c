@@ -38,6 +38,7 @@ static inline bool g2k_aff_is_inf(const g2_affine_t *p)
 #define JAC_ADD_MIXED g2_add_mixed
 #define JAC_DBL g2_dbl
 #define AFF_FROM_JAC g2_affine_from_jac
+#define GROUP_ID MSM_G2
 #define KERNEL(name) g2_kernel_##name
 
 #include "msm/msm_bucket.inc"

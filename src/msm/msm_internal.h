@@ -28,6 +28,7 @@ typedef struct {
 
 /* Group operations used by the driver; `jac` points at a g1_jac_t / g2_jac_t. */
 typedef struct {
+    msm_group_id id;
     size_t jac_size;
     /* Per-thread bucket state for window size c; NULL on allocation failure. */
     void *(*worker_new)(unsigned c);

@@ -8,7 +8,9 @@
  * Jacobian addition (7M + 4S plus field additions). REDUCE: one mixed plus one full
  * Jacobian addition of the running-sum reduction; UNIT_FIXED: final inversions, bucket
  * reset. This is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with threads
- * executing whole units.
+ * executing whole units. Bucket arrays beyond CACHE_BYTES cost CACHE_PENALTY more per
+ * addition for every doubling of their size (random bucket accesses leave L2; fitted to
+ * G1 runs at 2^16..2^18 with c = 12..15).
  */
 #include <unistd.h>
 
@@ -20,6 +22,8 @@
 #define COST_JACOBIAN_ADD 15.0
 #define COST_REDUCE 27.0
 #define COST_UNIT_FIXED 1200.0
+#define CACHE_BYTES (256.0 * 1024)
+#define CACHE_PENALTY 1.0
 /* Automatic planning stays at or below this window so one thread's buckets
  * (2^(c-1) affine points plus overflow accumulators) stay cache-sized. */
 #define AUTO_MAX_WINDOW_BITS 16
@@ -33,19 +37,23 @@ unsigned msm_default_threads(void)
 
 static unsigned windows_for(unsigned c) { return (256 + c - 1) / c; }
 
-static double plan_cost(size_t n, unsigned c, unsigned k, unsigned threads)
+static double plan_cost(size_t n, unsigned c, unsigned k, unsigned threads, size_t point_bytes)
 {
     size_t units = (size_t)windows_for(c) * k;
     size_t rounds = (units + threads - 1) / threads;
     size_t nb = (size_t)1 << (c - 1), cap = msm_batch_cap(nb);
     double add = cap >= MSM_MIN_BATCH ? COST_AFFINE_ADD + COST_INVERSION / (double)cap
                                       : COST_JACOBIAN_ADD;
+    /* (math.h is avoided: its FP_ZERO macro clashes with field/fp.h) */
+    for (double bytes = (double)nb * (double)point_bytes; bytes > CACHE_BYTES; bytes /= 2)
+        add += CACHE_PENALTY;
     double unit = (double)n / k * add + (double)nb * COST_REDUCE + COST_UNIT_FIXED;
     return (double)rounds * unit;
 }
 
-void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts)
+void msm_plan(msm_plan_t *plan, msm_group_id group, size_t n, const msm_opts_t *opts)
 {
+    size_t point_bytes = group == MSM_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
     unsigned threads = opts && opts->threads ? opts->threads : msm_default_threads();
     unsigned fixed_c = opts ? opts->window_bits : 0;
     unsigned fixed_k = opts ? opts->chunks : 0;
@@ -67,7 +75,7 @@ void msm_plan(msm_plan_t *plan, size_t n, const msm_opts_t *opts)
     double best = -1.0;
     for (unsigned c = c_lo; c <= c_hi; c++) {
         for (unsigned k = k_lo; k <= k_hi; k++) {
-            double cost = plan_cost(n, c, k, threads);
+            double cost = plan_cost(n, c, k, threads, point_bytes);
             if (best < 0 || cost < best) {
                 best = cost;
                 best_c = c;

@@ -167,7 +167,7 @@ static void plans(void)
         for (unsigned t = 1; t <= 16; t *= 2) {
             msm_opts_t o = {t, 0, 0};
             msm_plan_t p;
-            msm_plan(&p, sizes[i], &o);
+            msm_plan(&p, MSM_G1, sizes[i], &o);
             CHECK(p.window_bits >= 1 && p.window_bits <= MSM_MAX_WINDOW_BITS &&
                       p.windows * p.window_bits >= 256 &&
                       (p.windows - 1) * p.window_bits < 256 && p.chunks >= 1 &&
@@ -178,7 +178,7 @@ static void plans(void)
     }
     msm_opts_t o = {3, 7, 5};
     msm_plan_t p;
-    msm_plan(&p, 100000, &o);
+    msm_plan(&p, MSM_G2, 100000, &o);
     CHECK(p.window_bits == 7 && p.chunks == 5 && p.threads == 3, "forced plan not honoured");
 }
 
