@@ -69,6 +69,7 @@ cuzk_status bp_write_atomic(const char *path, int (*emit)(FILE *f, const void *c
         free(tmp);
         return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", path, strerror(e));
     }
+    fchmod(fd, 0644); /* mkstemp creates 0600; parameter files are meant to be shared */
     FILE *f = fdopen(fd, "wb");
     int failed = 0;
     if (!f) {

@@ -8,12 +8,15 @@ cuzk_status bp_proofs_read(groth16_proof_t *out, size_t cap, size_t *n, const ui
     *n = 0;
     if (len == 0 || len % GROTH16_PROOF_BYTES)
         return cuzk_fail(err, CUZK_E_FORMAT,
-                         "proof: %zu bytes is not a positive multiple of %d (error at offset %zu)", len,
-                         GROTH16_PROOF_BYTES, len - len % GROTH16_PROOF_BYTES);
+                         "proof: section proof %zu at offset %zu: only %zu of %d bytes (input of %zu bytes is not "
+                         "a positive multiple of %d)",
+                         len / GROTH16_PROOF_BYTES, len - len % GROTH16_PROOF_BYTES, len % GROTH16_PROOF_BYTES,
+                         GROTH16_PROOF_BYTES, len, GROTH16_PROOF_BYTES);
     size_t count = len / GROTH16_PROOF_BYTES;
     if (count > cap)
-        return cuzk_fail(err, CUZK_E_FORMAT, "proof: %zu proofs, at most %zu expected (extra proof at offset %zu)",
-                         count, cap, cap * GROTH16_PROOF_BYTES);
+        return cuzk_fail(err, CUZK_E_FORMAT,
+                         "proof: section proof %zu at offset %zu: %zu proofs given, at most %zu expected", cap,
+                         cap * GROTH16_PROOF_BYTES, count, cap);
     static const struct {
         const char *name;
         size_t off, len;
