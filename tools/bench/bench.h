@@ -8,6 +8,7 @@
 int bench_micro(int argc, char **argv);
 int bench_batch(int argc, char **argv);
 int bench_vs_snarkjs(int argc, char **argv);
+int bench_synth(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double bench_now(void);

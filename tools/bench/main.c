@@ -12,6 +12,9 @@ static const char USAGE[] =
     "  micro [--quick] [--json]        field, curve, MSM, NTT and pairing micro benchmarks\n"
     "                                  (1 and 2 threads); --quick caps sizes at 2^16\n"
     "  batch [options]                 proofs through the engine pipeline (see batch --help)\n"
+    "  synth [--shape-compressions N] [--compressions N] [--json]\n"
+    "                                  one-thread constraint-system throughput (shape, witness,\n"
+    "                                  check, record, SpMV) on chained SHA-256 compressions\n"
     "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
     "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
     "                                  same inputs in one run and print the ratio\n";
@@ -50,6 +53,8 @@ int main(int argc, char **argv)
         return bench_micro(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "batch"))
         return bench_batch(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "synth"))
+        return bench_synth(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
