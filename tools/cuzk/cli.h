@@ -32,6 +32,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_export_vk(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
 
 #endif

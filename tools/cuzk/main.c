@@ -15,6 +15,8 @@ static const char USAGE[] =
     "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "  verify <verification_key.json> <public.json> <proof.json>\n"
     "                                                exit 0 valid, 1 invalid, 2 bad input\n"
+    "  daemon [--config FILE] [--listen ADDR] [--status-listen ADDR] [--log-level L]\n"
+    "                                                the gRPC proving daemon (cuzk.v1.ProvingEngine)\n"
     "  circuit-info <circuit> [--param key=value ...]  counts of a built-in circuit (JSON line)\n"
     "\n"
     "options (every command): --threads N, -v (timings on stderr), --help\n";
@@ -25,7 +27,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify},
-                   {"circuit-info", cmd_circuit_info}};
+                   {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;

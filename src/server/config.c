@@ -1,0 +1,437 @@
+/* Daemon configuration (config.h): defaults, key table, value checks. */
+#include "server/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/budget.h"
+#include "server/toml.h"
+
+cuzk_status cuzk_config_set_string(char **field, const char *value, cuzk_error *err)
+{
+    char *c = strdup(value);
+    if (!c)
+        return cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
+    free(*field);
+    *field = c;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->socket_mode = 0660;
+    cfg->max_message_bytes = 256ull << 20;
+    cfg->shutdown_grace_ms = 30000;
+    cfg->result_retention_ms = 600000;
+    cfg->max_jobs = 1024;
+    cfg->memory_auto = true;
+    cfg->safety_margin = 5ull << 30;
+    cfg->gpu_workers_per_device = 2;
+    cfg->partition_workers = 2;
+    cfg->synthesis_lookahead = 1;
+    cfg->finalizer_threads = 2;
+    cuzk_status st;
+    if ((st = cuzk_config_set_string(&cfg->listen, CUZK_DEFAULT_LISTEN, err)) ||
+        (st = cuzk_config_set_string(&cfg->status_listen, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->param_cache, "/data/zk/params", err)) ||
+        (st = cuzk_config_set_string(&cfg->log_level, "info", err)))
+        return st;
+    return CUZK_OK;
+}
+
+void cuzk_config_free(cuzk_server_config *cfg)
+{
+    if (!cfg)
+        return;
+    free(cfg->listen);
+    free(cfg->status_listen);
+    free(cfg->param_cache);
+    free(cfg->log_level);
+    for (size_t i = 0; i < cfg->n_circuits; i++) {
+        free(cfg->circuits[i].name);
+        free(cfg->circuits[i].r1cs);
+        free(cfg->circuits[i].zkey);
+    }
+    free(cfg->circuits);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+/* "<digits><suffix>" with the suffix from `units`; *mult receives its multiplier. */
+static bool split_number(const char *s, uint64_t *num, const char **suffix)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return false;
+    while (isspace((unsigned char)*end))
+        end++;
+    *num = v;
+    *suffix = end;
+    return true;
+}
+
+static bool mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b && a > UINT64_MAX / b)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+cuzk_status cuzk_parse_duration_ms(const char *s, uint64_t *out, cuzk_error *err)
+{
+    static const struct {
+        const char *suffix;
+        uint64_t mult;
+    } units[] = {{"", 1000}, {"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}};
+    uint64_t n;
+    const char *suf;
+    if (split_number(s, &n, &suf))
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+            if (!strcmp(suf, units[i].suffix) && mul_ok(n, units[i].mult, out))
+                return CUZK_OK;
+    return cuzk_fail(err, CUZK_E_INVALID_ARG, "bad duration \"%s\" (want an integer with ms, s, m or h)", s);
+}
+
+typedef enum {
+    K_STRING,     /* char * */
+    K_LISTEN,     /* char *, "unix:///..." or host:port */
+    K_OPT_LISTEN, /* char *, "" allowed */
+    K_SIZE,       /* uint64_t bytes; string or integer */
+    K_DURATION,   /* uint64_t ms; string or integer seconds */
+    K_U32,        /* uint32_t; integer >= min */
+    K_BUDGET,     /* "auto" or size */
+    K_LEVEL,      /* char *, log level */
+    K_FORMAT,     /* "text" | "json" -> log_json */
+    K_MODE,       /* octal string -> uint32_t */
+    K_DEPRECATED, /* accepted, warning, ignored */
+    K_NO_EFFECT,  /* reference key without effect here: accepted, warning */
+} key_type;
+
+typedef struct {
+    const char *section, *key;
+    key_type type;
+    size_t offset;
+    uint32_t min;
+    const char *note; /* warning text for K_DEPRECATED / K_NO_EFFECT */
+} key_spec;
+
+#define OFF(f) offsetof(cuzk_server_config, f)
+static const key_spec KEYS[] = {
+    {"daemon", "listen", K_LISTEN, OFF(listen), 0, NULL},
+    {"daemon", "status_listen", K_OPT_LISTEN, OFF(status_listen), 0, NULL},
+    {"daemon", "socket_mode", K_MODE, OFF(socket_mode), 0, NULL},
+    {"daemon", "max_message_size", K_SIZE, OFF(max_message_bytes), 1024, NULL},
+    {"daemon", "shutdown_grace", K_DURATION, OFF(shutdown_grace_ms), 0, NULL},
+    {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), 0, NULL},
+    {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, NULL},
+    {"srs", "param_cache", K_STRING, OFF(param_cache), 0, NULL},
+    {"srs", "preload", K_DEPRECATED, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
+    {"memory", "total_budget", K_BUDGET, 0, 0, NULL},
+    {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, NULL},
+    {"memory", "eviction_min_idle", K_NO_EFFECT, 0, 0, "has no effect: SRS entries are evicted only by EvictSRS"},
+    {"memory", "pinned_budget", K_DEPRECATED, 0, 0, "deprecated and ignored: use memory.total_budget"},
+    {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, "deprecated and ignored: use memory.total_budget"},
+    {"gpus", "devices", K_NO_EFFECT, 0, 0, "has no effect: this build proves on the CPU backend (one device)"},
+    {"gpus", "gpu_threads", K_U32, OFF(gpu_threads), 0, NULL},
+    {"gpus", "gpu_workers_per_device", K_U32, OFF(gpu_workers_per_device), 1, NULL},
+    {"scheduler", "max_batch_size", K_NO_EFFECT, 0, 0, "has no effect: partitions of all jobs interleave in one pipeline"},
+    {"scheduler", "max_batch_wait_ms", K_NO_EFFECT, 0, 0, "has no effect: there is no cross-sector batching"},
+    {"scheduler", "sort_by_type", K_NO_EFFECT, 0, 0, "has no effect (it never had one in the reference either)"},
+    {"synthesis", "threads", K_U32, OFF(synthesis_threads), 0, NULL},
+    {"synthesis", "partition_workers", K_U32, OFF(partition_workers), 1, NULL},
+    {"pipeline", "enabled", K_NO_EFFECT, 0, 0, "has no effect: the partition pipeline is always on"},
+    {"pipeline", "synthesis_lookahead", K_U32, OFF(synthesis_lookahead), 0, NULL},
+    {"pipeline", "finalizer_threads", K_U32, OFF(finalizer_threads), 1, NULL},
+    {"pipeline", "synthesis_concurrency", K_NO_EFFECT, 0, 0, "has no effect: use synthesis.partition_workers"},
+    {"pipeline", "max_parallel_synthesis", K_NO_EFFECT, 0, 0, "has no effect: use synthesis.partition_workers"},
+    {"pipeline", "slot_size", K_NO_EFFECT, 0, 0, "has no effect (dead in the reference)"},
+    {"pipeline", "max_gpu_queue_depth", K_NO_EFFECT, 0, 0, "has no effect: the bounded channel paces synthesis"},
+    {"logging", "level", K_LEVEL, OFF(log_level), 0, NULL},
+    {"logging", "format", K_FORMAT, 0, 0, NULL},
+};
+
+static cuzk_status bad(cuzk_error *err, const char *path, const toml_item *it, const char *what)
+{
+    return cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: %s%s%s: %s", path, it->line, it->table, *it->table ? "." : "",
+                     it->key, what);
+}
+
+static cuzk_status want_type(cuzk_error *err, const char *path, const toml_item *it, toml_type t)
+{
+    if (it->value.type == t)
+        return CUZK_OK;
+    char what[96];
+    snprintf(what, sizeof what, "expected a %s, found a %s", toml_type_name(t), toml_type_name(it->value.type));
+    return bad(err, path, it, what);
+}
+
+static cuzk_status check_listen(const char *s, bool allow_empty, bool allow_unix, cuzk_error *err)
+{
+    if (!*s)
+        return allow_empty ? CUZK_OK : cuzk_fail(err, CUZK_E_INVALID_ARG, "empty address");
+    if (!strncmp(s, "unix://", 7)) {
+        if (!allow_unix)
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": a unix socket is not allowed here (want IP:port)", s);
+        if (s[7] != '/' || !s[8])
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": want unix:///absolute/path.sock", s);
+        return CUZK_OK;
+    }
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || !colon[1])
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": want IP:port, [IPv6]:port or unix:///path", s);
+    char *end;
+    errno = 0;
+    long port = strtol(colon + 1, &end, 10);
+    if (errno || *end || port < 0 || port > 65535)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": bad port", s);
+    return CUZK_OK;
+}
+
+static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const toml_item *it, const char *path,
+                             void (*warn)(void *, const char *), void *ctx, cuzk_error *err)
+{
+    char *base = (char *)cfg;
+    cuzk_error e2;
+    cuzk_status st;
+    switch (k->type) {
+    case K_DEPRECATED:
+    case K_NO_EFFECT:
+        if (warn) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "%s:%d: %s.%s %s", path, it->line, k->section, k->key, k->note);
+            warn(ctx, msg);
+        }
+        return CUZK_OK;
+    case K_STRING:
+    case K_LISTEN:
+    case K_OPT_LISTEN:
+    case K_LEVEL:
+        if ((st = want_type(err, path, it, TOML_STRING)))
+            return st;
+        if (k->type == K_LISTEN || k->type == K_OPT_LISTEN) {
+            bool is_status = k->type == K_OPT_LISTEN;
+            if (check_listen(it->value.str, is_status, !is_status, &e2))
+                return bad(err, path, it, e2.msg);
+        }
+        if (k->type == K_LEVEL && strcmp(it->value.str, "error") && strcmp(it->value.str, "warn") &&
+            strcmp(it->value.str, "info") && strcmp(it->value.str, "debug")) {
+            char what[160];
+            snprintf(what, sizeof what, "\"%.64s\" is not one of error, warn, info, debug", it->value.str);
+            return bad(err, path, it, what);
+        }
+        return cuzk_config_set_string((char **)(base + k->offset), it->value.str, err);
+    case K_FORMAT:
+        if ((st = want_type(err, path, it, TOML_STRING)))
+            return st;
+        if (strcmp(it->value.str, "text") && strcmp(it->value.str, "json"))
+            return bad(err, path, it, "want \"text\" or \"json\"");
+        cfg->log_json = !strcmp(it->value.str, "json");
+        return CUZK_OK;
+    case K_MODE: {
+        if ((st = want_type(err, path, it, TOML_STRING)))
+            return st;
+        char *end;
+        errno = 0;
+        unsigned long m = strtoul(it->value.str, &end, 8);
+        if (errno || end == it->value.str || *end || m > 0777)
+            return bad(err, path, it, "want an octal permission string such as \"0660\"");
+        cfg->socket_mode = (uint32_t)m;
+        return CUZK_OK;
+    }
+    case K_SIZE:
+    case K_DURATION:
+    case K_BUDGET: {
+        uint64_t v;
+        if (it->value.type == TOML_INT) {
+            if (it->value.i < 0)
+                return bad(err, path, it, "must not be negative");
+            if (k->type == K_DURATION && !mul_ok((uint64_t)it->value.i, 1000, &v))
+                return bad(err, path, it, "too large");
+            if (k->type != K_DURATION)
+                v = (uint64_t)it->value.i;
+        } else if (it->value.type == TOML_STRING) {
+            if (k->type == K_BUDGET && !strcmp(it->value.str, "auto")) {
+                cfg->memory_auto = true;
+                return CUZK_OK;
+            }
+            st = k->type == K_DURATION ? cuzk_parse_duration_ms(it->value.str, &v, &e2)
+                                       : cuzk_parse_size(it->value.str, &v, &e2);
+            if (st)
+                return bad(err, path, it, e2.msg);
+        } else {
+            return bad(err, path, it, "expected a string or an integer");
+        }
+        if (k->type == K_BUDGET) {
+            if (v == 0)
+                return bad(err, path, it, "must be \"auto\" or a size > 0");
+            cfg->memory_auto = false;
+            cfg->total_budget = v;
+            return CUZK_OK;
+        }
+        if (v < k->min) {
+            char what[64];
+            snprintf(what, sizeof what, "must be at least %u", k->min);
+            return bad(err, path, it, what);
+        }
+        *(uint64_t *)(base + k->offset) = v;
+        return CUZK_OK;
+    }
+    case K_U32:
+        if ((st = want_type(err, path, it, TOML_INT)))
+            return st;
+        if (it->value.i < (int64_t)k->min || it->value.i > (int64_t)UINT32_MAX) {
+            char what[80];
+            snprintf(what, sizeof what, "%lld is out of range (%u..%u)", (long long)it->value.i, k->min, UINT32_MAX);
+            return bad(err, path, it, what);
+        }
+        *(uint32_t *)(base + k->offset) = (uint32_t)it->value.i;
+        return CUZK_OK;
+    }
+    return bad(err, path, it, "internal: unhandled key type");
+}
+
+static cuzk_status apply_circuit(cuzk_server_config *cfg, const toml_item *it, const char *path, cuzk_error *err)
+{
+    cuzk_status st;
+    if ((size_t)it->index >= cfg->n_circuits) {
+        cuzk_circuit_config *nc = realloc(cfg->circuits, (size_t)(it->index + 1) * sizeof *nc);
+        if (!nc)
+            return cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
+        for (size_t i = cfg->n_circuits; i <= (size_t)it->index; i++)
+            memset(&nc[i], 0, sizeof nc[i]);
+        cfg->circuits = nc;
+        cfg->n_circuits = (size_t)it->index + 1;
+    }
+    cuzk_circuit_config *c = &cfg->circuits[it->index];
+    char **field = !strcmp(it->key, "name") ? &c->name
+                   : !strcmp(it->key, "r1cs") ? &c->r1cs
+                   : !strcmp(it->key, "zkey") ? &c->zkey
+                                              : NULL;
+    if (!field)
+        return bad(err, path, it, "unknown key (want name, r1cs, zkey)");
+    if ((st = want_type(err, path, it, TOML_STRING)))
+        return st;
+    if (!*it->value.str)
+        return bad(err, path, it, "must not be empty");
+    if (field == &c->name) {
+        if (!strncmp(it->value.str, "synthetic-", 10))
+            return bad(err, path, it, "names starting with \"synthetic-\" are reserved for the built-in circuit");
+        for (const char *s = it->value.str; *s; s++)
+            if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+                return bad(err, path, it, "use only letters, digits, '-', '_' and '.'");
+        for (size_t i = 0; i < cfg->n_circuits; i++)
+            if (i != (size_t)it->index && cfg->circuits[i].name && !strcmp(cfg->circuits[i].name, it->value.str))
+                return bad(err, path, it, "duplicate circuit name");
+    }
+    return cuzk_config_set_string(field, it->value.str, err);
+}
+
+cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, size_t len, const char *path,
+                                   void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err)
+{
+    toml_doc doc;
+    cuzk_status st = toml_parse(text, len, path, &doc, err);
+    if (st)
+        return st;
+    static const char *const sections[] = {"daemon", "srs", "memory", "gpus", "scheduler",
+                                           "synthesis", "pipeline", "logging"};
+    for (size_t h = 0; h < doc.n_headers && !st; h++) {
+        const toml_header *hd = &doc.headers[h];
+        bool known = false;
+        for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+            known |= !hd->is_array && !strcmp(hd->name, sections[i]);
+        known |= hd->is_array && !strcmp(hd->name, "circuits");
+        if (!known)
+            st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: unknown section %s%s%s", path, hd->line,
+                           hd->is_array ? "[[" : "[", hd->name, hd->is_array ? "]]" : "]");
+    }
+    size_t first_circuit_items = cfg->n_circuits;
+    for (size_t i = 0; i < doc.n_items && !st; i++) {
+        toml_item *it = &doc.items[i];
+        if (it->index >= 0) {
+            it->index += (int)first_circuit_items;
+            st = apply_circuit(cfg, it, path, err);
+            continue;
+        }
+        const key_spec *k = NULL;
+        for (size_t j = 0; j < sizeof KEYS / sizeof KEYS[0]; j++)
+            if (!strcmp(KEYS[j].section, it->table) && !strcmp(KEYS[j].key, it->key))
+                k = &KEYS[j];
+        if (!k)
+            st = !*it->table ? cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: key '%s' outside any section", path, it->line,
+                                         it->key)
+                             : bad(err, path, it, "unknown key");
+        else
+            st = apply_key(cfg, k, it, path, warn, ctx, err);
+    }
+    /* Every [[circuits]] entry needs all three keys. */
+    for (size_t h = 0; h < doc.n_headers && !st; h++) {
+        const toml_header *hd = &doc.headers[h];
+        if (!hd->is_array)
+            continue;
+        size_t ci = first_circuit_items + (size_t)hd->index;
+        if (ci >= cfg->n_circuits) {
+            st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry needs name, r1cs and zkey", path, hd->line);
+            break;
+        }
+        const cuzk_circuit_config *c = &cfg->circuits[ci];
+        const char *missing = !c->name ? "name" : !c->r1cs ? "r1cs" : !c->zkey ? "zkey" : NULL;
+        if (missing)
+            st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry lacks '%s'", path, hd->line, missing);
+    }
+    toml_doc_free(&doc);
+    return st;
+}
+
+cuzk_status cuzk_config_load_file(cuzk_server_config *cfg, const char *path, bool required, bool *found,
+                                  void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err)
+{
+    if (found)
+        *found = false;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT && !required)
+            return CUZK_OK;
+        return cuzk_fail(err, CUZK_E_IO, "%s: %s", path, strerror(errno));
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (!r)
+            break;
+    }
+    bool rd_err = ferror(f);
+    fclose(f);
+    if (rd_err) {
+        free(buf);
+        return cuzk_fail(err, CUZK_E_IO, "%s: read error", path);
+    }
+    if (found)
+        *found = true;
+    cuzk_status st = cuzk_config_apply_toml(cfg, buf ? buf : "", len, path, warn, ctx, err);
+    free(buf);
+    return st;
+}

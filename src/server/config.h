@@ -1,0 +1,97 @@
+/* Daemon configuration: the reference cuzk TOML sections and keys (reference notes §3.2)
+ * plus this implementation's own, with strict validation.
+ *
+ * Differences from the reference, on purpose (reference §9.6, §3.2): unknown sections and
+ * keys are errors; a value of the wrong type or an unparsable size/duration is an error
+ * (never a silent 50 GiB / 300 s fallback); every error names file:line. Deprecated keys
+ * (memory.pinned_budget, memory.working_memory_budget, srs.preload) and reference keys that
+ * have no effect in this engine (scheduler.*, pipeline.enabled/slot_size/synthesis_concurrency/
+ * max_parallel_synthesis/max_gpu_queue_depth, gpus.devices without a GPU backend) parse
+ * and produce one warning each. synthesis.partition_workers and pipeline.synthesis_lookahead
+ * are NOT deprecated here: they are the engine's permit count and channel look-ahead
+ * (engine.h).
+ *
+ * Sizes: an integer (bytes) or a string "<int>[B|KiB|MiB|GiB|TiB|KB|MB|GB|TB]" (cuzk_parse_size,
+ * engine/budget.h).
+ * Durations: an integer (seconds) or a string "<int>(ms|s|m|h)".
+ *
+ * Thread-safety: a config is plain data after loading; read it from any thread.
+ */
+#ifndef CUZK_SERVER_CONFIG_H
+#define CUZK_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+
+#define CUZK_DEFAULT_CONFIG_PATH "/data/zk/cuzk.toml"
+#define CUZK_DEFAULT_LISTEN "unix:///run/curio/cuzk.sock"
+
+/* One [[circuits]] entry: a circom circuit served as ProofKind CIRCUIT under `name`. */
+typedef struct {
+    char *name; /* unique; must not start with "synthetic-" */
+    char *r1cs; /* path of the .r1cs */
+    char *zkey; /* path of the snarkjs .zkey (proving key) */
+} cuzk_circuit_config;
+
+typedef struct {
+    /* [daemon] */
+    char *listen;                 /* "unix:///abs/path.sock" or "IP:port" / "[IPv6]:port" */
+    char *status_listen;          /* HTTP "IP:port"; "" = disabled */
+    uint32_t socket_mode;         /* socket_mode, octal string "0660" (default) */
+    uint64_t max_message_bytes;   /* max_message_size, default 256 MiB (>= 1 KiB) */
+    uint64_t shutdown_grace_ms;   /* shutdown_grace, default 30 s */
+    uint64_t result_retention_ms; /* result_retention, default 10 m */
+    uint32_t max_jobs;            /* unfinished jobs accepted at once, default 1024 */
+    /* [srs] */
+    char *param_cache;            /* default /data/zk/params (no Filecoin params used yet) */
+    /* [memory] */
+    bool memory_auto;             /* total_budget = "auto" (default) */
+    uint64_t total_budget;        /* bytes, when !memory_auto */
+    uint64_t safety_margin;       /* default 5 GiB */
+    /* [gpus] */
+    uint32_t gpu_threads;         /* prover threads of the CPU backend; 0 = all CPUs */
+    uint32_t gpu_workers_per_device; /* default 2 (reference); >= 1 */
+    /* [synthesis] */
+    uint32_t synthesis_threads;   /* threads for circuit setup of synthetic circuits; 0 = all */
+    uint32_t partition_workers;   /* engine synthesis permits, default 2, >= 1 */
+    /* [pipeline] */
+    uint32_t synthesis_lookahead; /* engine channel look-ahead, default 1 */
+    uint32_t finalizer_threads;   /* engine finalizer pool, default 2, >= 1 */
+    /* [logging] */
+    char *log_level;              /* "error" | "warn" | "info" (default) | "debug" */
+    bool log_json;                /* format = "json" (default "text") */
+    /* [[circuits]] */
+    cuzk_circuit_config *circuits;
+    size_t n_circuits;
+} cuzk_server_config;
+
+/* Fill *cfg with the defaults above (allocates the strings). Errors: CUZK_E_NOMEM. */
+cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err);
+
+/* Apply the TOML text `text` (path names it in messages) on top of *cfg (which holds
+ * defaults). Warnings (deprecated / no-effect keys) are passed to `warn(ctx, "path:line:
+ * message")` (may be NULL). Errors: CUZK_E_FORMAT with "path:line: ..." for syntax errors,
+ * unknown sections/keys, wrong types, bad values and duplicate circuit names; CUZK_E_NOMEM.
+ * On error *cfg may be partly updated; free it with cuzk_config_free. */
+cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, size_t len, const char *path,
+                                   void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err);
+
+/* Load `path` on top of *cfg. If `required` is false and the file does not exist, *cfg is
+ * left as is and *found (may be NULL) is false (the reference's behaviour for its default
+ * path). Errors as cuzk_config_apply_toml plus CUZK_E_IO. */
+cuzk_status cuzk_config_load_file(cuzk_server_config *cfg, const char *path, bool required, bool *found,
+                                  void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err);
+
+/* Replace a string field (e.g. &cfg->listen) by a copy of `value`. Errors: CUZK_E_NOMEM. */
+cuzk_status cuzk_config_set_string(char **field, const char *value, cuzk_error *err);
+
+void cuzk_config_free(cuzk_server_config *cfg);
+
+/* Parse a duration ("500ms", "30s", "5m", "1h", "90" = seconds) into milliseconds. Errors:
+ * CUZK_E_INVALID_ARG naming the text. */
+cuzk_status cuzk_parse_duration_ms(const char *s, uint64_t *out, cuzk_error *err);
+
+#endif

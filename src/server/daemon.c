@@ -1,0 +1,160 @@
+/* `cuzk daemon` lifecycle (daemon.h). */
+#define _GNU_SOURCE
+#include "server/daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/log.h"
+#include "server/config.h"
+#include "server/grpc_server.h"
+#include "server/http_server.h"
+#include "server/log_json.h"
+#include "server/service.h"
+
+static void warn_cb(void *ctx, const char *msg)
+{
+    cuzk_log(CUZK_LOG_WARN, "config: %s", msg);
+}
+
+/* SIGTERM/SIGINT handler: writes the signal number to a self-pipe (async-signal-safe), so
+ * the signal is seen whichever thread the kernel delivers it to. */
+static int sig_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    unsigned char b = (unsigned char)sig;
+    int saved = errno;
+    if (write(sig_pipe[1], &b, 1) < 0) {
+        /* nothing to do: a full pipe already holds a pending signal */
+    }
+    errno = saved;
+}
+
+static int wait_signal(void)
+{
+    unsigned char b;
+    for (;;) {
+        ssize_t r = read(sig_pipe[0], &b, 1);
+        if (r == 1)
+            return b;
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (r == 0)
+            return 0;
+    }
+}
+
+/* Waits for a second signal during the drain and cuts the grace period short. */
+static void *second_signal_main(void *arg)
+{
+    cuzk_service *svc = arg;
+    int sig = wait_signal();
+    if (sig > 0) {
+        cuzk_log(CUZK_LOG_WARN, "second signal (%s): cancelling the remaining jobs now", strsignal(sig));
+        cuzk_service_drain(svc, 0);
+    }
+    return NULL;
+}
+
+int cuzk_daemon_run(const cuzk_daemon_args *a)
+{
+    if (pipe2(sig_pipe, O_CLOEXEC) != 0) {
+        fprintf(stderr, "cuzk daemon: pipe: %s\n", strerror(errno));
+        return 2;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    cuzk_server_config cfg;
+    cuzk_error err;
+    FILE *json_sink = NULL;
+    int rc = 2;
+    if (cuzk_config_defaults(&cfg, &err)) {
+        fprintf(stderr, "cuzk daemon: %s\n", err.msg);
+        return 2;
+    }
+    const char *path = a->config_path ? a->config_path : CUZK_DEFAULT_CONFIG_PATH;
+    bool found = false;
+    cuzk_service *svc = NULL;
+    cuzk_grpc_server *grpc = NULL;
+    cuzk_http_server *http = NULL;
+    if (cuzk_config_load_file(&cfg, path, a->config_path != NULL, &found, warn_cb, NULL, &err) ||
+        (a->listen && cuzk_config_set_string(&cfg.listen, a->listen, &err)) ||
+        (a->status_listen && cuzk_config_set_string(&cfg.status_listen, a->status_listen, &err)) ||
+        (a->log_level && cuzk_config_set_string(&cfg.log_level, a->log_level, &err))) {
+        fprintf(stderr, "cuzk daemon: %s\n", err.msg);
+        goto out;
+    }
+    cuzk_log_level level;
+    if (cuzk_log_parse_level(cfg.log_level, &level, &err)) {
+        fprintf(stderr, "cuzk daemon: --log-level: %s\n", err.msg);
+        goto out;
+    }
+    cuzk_log_set_level(level);
+    if (cfg.log_json) {
+        json_sink = cuzk_log_json_open(stderr);
+        if (json_sink)
+            cuzk_log_set_sink(json_sink);
+    }
+    if (!found)
+        cuzk_log(CUZK_LOG_INFO, "config %s not found: using built-in defaults", path);
+    else
+        cuzk_log(CUZK_LOG_INFO, "config %s loaded", path);
+
+    if (cuzk_service_create(&cfg, &svc, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "cannot start the engine: %s", err.msg);
+        goto out;
+    }
+    int grpc_port = 0, http_port = 0;
+    if (cuzk_grpc_server_start(svc, cfg.listen, cfg.socket_mode, cfg.max_message_bytes, &grpc, &grpc_port, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "gRPC: %s", err.msg);
+        goto out;
+    }
+    if (*cfg.status_listen && cuzk_http_server_start(svc, cfg.status_listen, &http, &http_port, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "HTTP: %s", err.msg);
+        goto out;
+    }
+    cuzk_log(CUZK_LOG_INFO, "serving cuzk.v1.ProvingEngine on %s grpc_port=%d; HTTP status %s http_port=%d",
+             cfg.listen, grpc_port, *cfg.status_listen ? cfg.status_listen : "disabled", http_port);
+
+    int sig = wait_signal();
+    cuzk_log(CUZK_LOG_INFO, "%s: shutting down (grace %llu ms)", strsignal(sig),
+             (unsigned long long)cfg.shutdown_grace_ms);
+    cuzk_service_stop_accepting(svc);
+    cuzk_grpc_server_shutdown(grpc);
+    pthread_t watcher;
+    bool watching = pthread_create(&watcher, NULL, second_signal_main, svc) == 0;
+    unsigned cancelled = cuzk_service_drain(svc, cfg.shutdown_grace_ms);
+    if (watching) {
+        on_signal(0); /* wake the watcher: 0 = no second signal */
+        pthread_join(watcher, NULL);
+    }
+    if (cancelled)
+        cuzk_log(CUZK_LOG_WARN, "cancelled %u unfinished job(s) at shutdown", cancelled);
+    rc = 0;
+out:
+    cuzk_grpc_server_stop(grpc, 5000);
+    cuzk_http_server_stop(http);
+    cuzk_service_destroy(svc);
+    if (rc == 0)
+        cuzk_log(CUZK_LOG_INFO, "stopped");
+    cuzk_log_set_sink(NULL);
+    if (json_sink)
+        fclose(json_sink);
+    cuzk_config_free(&cfg);
+    return rc;
+}

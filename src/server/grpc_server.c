@@ -1,0 +1,495 @@
+/* gRPC C core transport (grpc_server.h). Call flow per RPC (grpc/grpc.h):
+ * grpc_server_request_registered_call with the request payload read up front -> handler
+ * thread: RECV_CLOSE_ON_SERVER (tells when the client cancels or goes away), decode,
+ * service call, then SEND_INITIAL_METADATA + SEND_MESSAGE + SEND_STATUS_FROM_SERVER. */
+#include "server/grpc_server.h"
+
+#include <errno.h>
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "engine/log.h"
+
+enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT };
+
+static const struct {
+    const char *path;
+    const ProtobufCMessageDescriptor *req;
+} METHODS[M_COUNT] = {
+    {"/cuzk.v1.ProvingEngine/SubmitProof", &cuzk__v1__submit_proof_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/CancelProof", &cuzk__v1__cancel_proof_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/GetMetrics", &cuzk__v1__get_metrics_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srs_request__descriptor},
+    {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srs_request__descriptor},
+};
+
+struct cuzk_grpc_server {
+    cuzk_service *svc;
+    grpc_server *server;
+    grpc_completion_queue *cq; /* new-call notifications and the shutdown tag */
+    void *methods[M_COUNT];
+    pthread_t acceptor;
+    bool acceptor_started, shutdown_started;
+    char *socket_path; /* unix socket to remove at stop, or NULL */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned handlers; /* handler threads alive */
+    int shutdown_tag;
+};
+
+/* One outstanding request for a new call of one method, then that call. */
+typedef struct {
+    cuzk_grpc_server *g;
+    int method;
+    grpc_call *call;
+    gpr_timespec deadline;
+    grpc_metadata_array md;
+    grpc_byte_buffer *payload;
+    grpc_completion_queue *call_cq; /* pluck queue bound to the call */
+    int close_cancelled;
+    bool closed;
+} rpc_slot;
+
+static gpr_timespec in_ms(int64_t ms)
+{
+    return gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(ms, GPR_TIMESPAN));
+}
+
+static void slot_free(rpc_slot *s)
+{
+    if (s->payload)
+        grpc_byte_buffer_destroy(s->payload);
+    grpc_metadata_array_destroy(&s->md);
+    if (s->call)
+        grpc_call_unref(s->call);
+    if (s->call_cq) {
+        grpc_completion_queue_shutdown(s->call_cq);
+        grpc_completion_queue_destroy(s->call_cq);
+    }
+    free(s);
+}
+
+/* Ask for the next call of `method`. Returns false once the server is shutting down. */
+static bool request_call(cuzk_grpc_server *g, int method)
+{
+    rpc_slot *s = calloc(1, sizeof *s);
+    if (!s)
+        return false;
+    s->g = g;
+    s->method = method;
+    grpc_metadata_array_init(&s->md);
+    s->call_cq = grpc_completion_queue_create_for_pluck(NULL);
+    grpc_call_error e = grpc_server_request_registered_call(g->server, g->methods[method], &s->call, &s->deadline,
+                                                            &s->md, &s->payload, s->call_cq, g->cq, s);
+    if (e != GRPC_CALL_OK) {
+        slot_free(s);
+        return false;
+    }
+    return true;
+}
+
+/* Abort callback of blocking service calls: true once the client cancelled/went away. */
+static bool client_gone(void *ctx)
+{
+    rpc_slot *s = ctx;
+    if (!s->closed) {
+        grpc_event ev = grpc_completion_queue_pluck(s->call_cq, &s->closed, gpr_inf_past(GPR_CLOCK_MONOTONIC), NULL);
+        if (ev.type == GRPC_OP_COMPLETE)
+            s->closed = true;
+    }
+    return s->closed && s->close_cancelled;
+}
+
+static grpc_byte_buffer *pack(const ProtobufCMessage *m)
+{
+    size_t n = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf)
+        return NULL;
+    protobuf_c_message_pack(m, buf);
+    grpc_slice sl = grpc_slice_new(buf, n, free);
+    grpc_byte_buffer *bb = grpc_raw_byte_buffer_create(&sl, 1);
+    grpc_slice_unref(sl);
+    return bb;
+}
+
+/* Run the service for one decoded request; fills *out (response bytes) or returns an
+ * error status. */
+static cuzk_rpc_status dispatch(rpc_slot *s, const ProtobufCMessage *req, grpc_byte_buffer **out)
+{
+    cuzk_service *svc = s->g->svc;
+    cuzk_rpc_status r;
+    switch (s->method) {
+    case M_SUBMIT: {
+        Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        r = cuzk_service_submit(svc, (const Cuzk__V1__SubmitProofRequest *)req, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        cuzk_service_free_submit(&resp);
+        break;
+    }
+    case M_AWAIT: {
+        Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        r = cuzk_service_await(svc, (const Cuzk__V1__AwaitProofRequest *)req, client_gone, s, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        cuzk_service_free_await(&resp);
+        break;
+    }
+    case M_PROVE: {
+        Cuzk__V1__ProveResponse resp = CUZK__V1__PROVE_RESPONSE__INIT;
+        r = cuzk_service_prove(svc, (const Cuzk__V1__ProveRequest *)req, client_gone, s, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        cuzk_service_free_prove(&resp);
+        break;
+    }
+    case M_CANCEL: {
+        Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+        r = cuzk_service_cancel(svc, (const Cuzk__V1__CancelProofRequest *)req, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        break;
+    }
+    case M_STATUS: {
+        Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+        r = cuzk_service_status(svc, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        cuzk_service_free_status(&resp);
+        break;
+    }
+    case M_METRICS: {
+        Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+        char *text = cuzk_service_metrics_text(svc);
+        r.code = text ? GRPC_STATUS_OK : GRPC_STATUS_RESOURCE_EXHAUSTED;
+        snprintf(r.msg, sizeof r.msg, "%s", text ? "" : "out of memory for the metrics text");
+        if (text) {
+            resp.prometheus_text = text;
+            *out = pack(&resp.base);
+        }
+        free(text);
+        break;
+    }
+    case M_PRELOAD: {
+        Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+        r = cuzk_service_preload(svc, (const Cuzk__V1__PreloadSrsRequest *)req, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        break;
+    }
+    default: {
+        Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+        r = cuzk_service_evict(svc, (const Cuzk__V1__EvictSrsRequest *)req, &resp);
+        if (!r.code)
+            *out = pack(&resp.base);
+        break;
+    }
+    }
+    if (!r.code && !*out) {
+        r.code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        snprintf(r.msg, sizeof r.msg, "out of memory encoding the response");
+    }
+    return r;
+}
+
+static void *handler_main(void *arg)
+{
+    rpc_slot *s = arg;
+    cuzk_grpc_server *g = s->g;
+    /* Learn about client cancellation while we work. */
+    grpc_op close_op = {.op = GRPC_OP_RECV_CLOSE_ON_SERVER};
+    close_op.data.recv_close_on_server.cancelled = &s->close_cancelled;
+    grpc_call_start_batch(s->call, &close_op, 1, &s->closed, NULL);
+
+    cuzk_rpc_status r = {GRPC_STATUS_OK, ""};
+    grpc_byte_buffer *out = NULL;
+    if (!s->payload) {
+        r.code = GRPC_STATUS_INVALID_ARGUMENT;
+        snprintf(r.msg, sizeof r.msg, "no request message");
+    } else {
+        grpc_byte_buffer_reader rd;
+        if (!grpc_byte_buffer_reader_init(&rd, s->payload)) {
+            r.code = GRPC_STATUS_INVALID_ARGUMENT;
+            snprintf(r.msg, sizeof r.msg, "request message cannot be decompressed");
+        } else {
+            grpc_slice sl = grpc_byte_buffer_reader_readall(&rd);
+            grpc_byte_buffer_reader_destroy(&rd);
+            size_t len = GRPC_SLICE_LENGTH(sl);
+            ProtobufCMessage *req =
+                protobuf_c_message_unpack(METHODS[s->method].req, NULL, len, GRPC_SLICE_START_PTR(sl));
+            grpc_slice_unref(sl);
+            if (!req) {
+                r.code = GRPC_STATUS_INVALID_ARGUMENT;
+                snprintf(r.msg, sizeof r.msg, "malformed %s message (%zu bytes): not a valid protobuf encoding",
+                         METHODS[s->method].req->name, len);
+            } else {
+                r = dispatch(s, req, &out);
+                protobuf_c_message_free_unpacked(req, NULL);
+            }
+        }
+    }
+    if (r.code)
+        CUZK_LOGD("%s -> status %d: %s", METHODS[s->method].path, r.code, r.msg);
+
+    if (!(s->closed && s->close_cancelled)) {
+        grpc_op ops[3];
+        size_t n = 0;
+        memset(ops, 0, sizeof ops);
+        ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+        if (out) {
+            ops[n].op = GRPC_OP_SEND_MESSAGE;
+            ops[n++].data.send_message.send_message = out;
+        }
+        grpc_slice details = grpc_slice_from_copied_string(r.msg);
+        ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+        ops[n].data.send_status_from_server.status = (grpc_status_code)r.code;
+        ops[n++].data.send_status_from_server.status_details = &details;
+        int send_tag;
+        if (grpc_call_start_batch(s->call, ops, n, &send_tag, NULL) == GRPC_CALL_OK)
+            grpc_completion_queue_pluck(s->call_cq, &send_tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        grpc_slice_unref(details);
+    }
+    if (out)
+        grpc_byte_buffer_destroy(out);
+    if (!s->closed)
+        grpc_completion_queue_pluck(s->call_cq, &s->closed, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    slot_free(s);
+
+    pthread_mutex_lock(&g->mu);
+    g->handlers--;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+static void *acceptor_main(void *arg)
+{
+    cuzk_grpc_server *g = arg;
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(g->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN)
+            return NULL;
+        if (ev.type != GRPC_OP_COMPLETE || ev.tag == &g->shutdown_tag)
+            continue;
+        rpc_slot *s = ev.tag;
+        if (!ev.success) { /* server shutting down: the request is void */
+            slot_free(s);
+            continue;
+        }
+        request_call(g, s->method);
+        pthread_mutex_lock(&g->mu);
+        g->handlers++;
+        pthread_mutex_unlock(&g->mu);
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, handler_main, s)) {
+            /* No thread: answer at once instead of leaving the client hanging. */
+            grpc_call_cancel_with_status(s->call, GRPC_STATUS_RESOURCE_EXHAUSTED, "daemon cannot start a thread", NULL);
+            slot_free(s);
+            pthread_mutex_lock(&g->mu);
+            g->handlers--;
+            pthread_mutex_unlock(&g->mu);
+        }
+        pthread_attr_destroy(&attr);
+    }
+}
+
+/* mkdir -p of the directory part of `path`. */
+static int make_parent(const char *path)
+{
+    char *d = strdup(path);
+    if (!d)
+        return ENOMEM;
+    char *slash = strrchr(d, '/');
+    if (slash && slash != d) {
+        *slash = 0;
+        for (char *p = d + 1; *p; p++)
+            if (*p == '/') {
+                *p = 0;
+                if (mkdir(d, 0755) && errno != EEXIST) {
+                    int e = errno;
+                    free(d);
+                    return e;
+                }
+                *p = '/';
+            }
+        if (mkdir(d, 0755) && errno != EEXIST) {
+            int e = errno;
+            free(d);
+            return e;
+        }
+    }
+    free(d);
+    return 0;
+}
+
+/* Prepare a unix socket path: parent created; an existing socket that nobody answers on is
+ * removed; a live one or a non-socket file is an error. */
+static cuzk_status prepare_unix(const char *path, cuzk_error *err)
+{
+    if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "socket path %s is too long (max %zu bytes)", path,
+                         sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+    int e = make_parent(path);
+    if (e)
+        return cuzk_fail(err, CUZK_E_IO, "cannot create the directory of %s: %s", path, strerror(e));
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return CUZK_OK;
+    if (!S_ISSOCK(st.st_mode))
+        return cuzk_fail(err, CUZK_E_IO, "%s exists and is not a socket; refusing to remove it", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    bool live = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (live)
+        return cuzk_fail(err, CUZK_E_IO, "%s: another server is listening on this socket", path);
+    if (unlink(path) != 0)
+        return cuzk_fail(err, CUZK_E_IO, "cannot remove the stale socket %s: %s", path, strerror(errno));
+    cuzk_log(CUZK_LOG_INFO, "removed stale socket %s", path);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32_t socket_mode,
+                                   uint64_t max_message_bytes, cuzk_grpc_server **out, int *bound_port,
+                                   cuzk_error *err)
+{
+    *out = NULL;
+    if (bound_port)
+        *bound_port = 0;
+    cuzk_grpc_server *g = calloc(1, sizeof *g);
+    if (!g)
+        return cuzk_fail(err, CUZK_E_NOMEM, "grpc: out of memory");
+    g->svc = svc;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    bool is_unix = !strncmp(listen, "unix://", 7);
+    cuzk_status st;
+    if (is_unix) {
+        g->socket_path = strdup(listen + 7);
+        if (!g->socket_path || (st = prepare_unix(g->socket_path, err))) {
+            st = g->socket_path ? st : cuzk_fail(err, CUZK_E_NOMEM, "grpc: out of memory");
+            free(g->socket_path);
+            g->socket_path = NULL; /* not ours to remove */
+            cuzk_grpc_server_stop(g, 0);
+            return st;
+        }
+    }
+    grpc_init();
+    int limit = max_message_bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)max_message_bytes;
+    grpc_arg args[2] = {
+        {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, .value.integer = limit},
+        {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, .value.integer = limit},
+    };
+    grpc_channel_args cargs = {.num_args = 2, .args = args};
+    g->server = grpc_server_create(&cargs, NULL);
+    g->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(g->server, g->cq, NULL);
+    for (int m = 0; m < M_COUNT; m++)
+        g->methods[m] = grpc_server_register_method(g->server, METHODS[m].path, NULL,
+                                                    GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    /* gRPC spells unix sockets "unix:/abs/path" or "unix:///abs/path"; both work. */
+    int port = grpc_server_add_http2_port(g->server, listen, creds);
+    grpc_server_credentials_release(creds);
+    if (port == 0) {
+        free(g->socket_path);
+        g->socket_path = NULL;
+        cuzk_grpc_server_stop(g, 0);
+        return cuzk_fail(err, CUZK_E_IO, "cannot listen on %s (address in use, bad address or no permission)",
+                         listen);
+    }
+    if (is_unix && chmod(g->socket_path, (mode_t)socket_mode) != 0) {
+        int e = errno;
+        cuzk_grpc_server_stop(g, 0);
+        return cuzk_fail(err, CUZK_E_IO, "chmod %o %s: %s", socket_mode, listen + 7, strerror(e));
+    }
+    grpc_server_start(g->server);
+    for (int m = 0; m < M_COUNT; m++)
+        request_call(g, m);
+    if (pthread_create(&g->acceptor, NULL, acceptor_main, g)) {
+        cuzk_grpc_server_stop(g, 0);
+        return cuzk_fail(err, CUZK_E_INTERNAL, "grpc: cannot start the acceptor thread");
+    }
+    g->acceptor_started = true;
+    if (bound_port)
+        *bound_port = is_unix ? 0 : port;
+    *out = g;
+    return CUZK_OK;
+}
+
+void cuzk_grpc_server_shutdown(cuzk_grpc_server *g)
+{
+    if (!g || !g->server || g->shutdown_started)
+        return;
+    g->shutdown_started = true;
+    grpc_server_shutdown_and_notify(g->server, g->cq, &g->shutdown_tag);
+}
+
+void cuzk_grpc_server_stop(cuzk_grpc_server *g, uint64_t grace_ms)
+{
+    if (!g)
+        return;
+    if (g->server) {
+        if (!g->acceptor_started) {
+            /* Never started: no calls; shut down and drain the queue here. */
+            grpc_server_shutdown_and_notify(g->server, g->cq, &g->shutdown_tag);
+            grpc_server_cancel_all_calls(g->server);
+            grpc_completion_queue_shutdown(g->cq);
+            for (;;) {
+                grpc_event ev = grpc_completion_queue_next(g->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+                if (ev.type == GRPC_QUEUE_SHUTDOWN)
+                    break;
+                if (ev.tag != &g->shutdown_tag)
+                    slot_free(ev.tag);
+            }
+        } else {
+            cuzk_grpc_server_shutdown(g);
+            /* Let handlers finish, then cancel whatever is left. */
+            pthread_mutex_lock(&g->mu);
+            gpr_timespec until = in_ms((int64_t)grace_ms);
+            while (g->handlers && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), until) < 0) {
+                pthread_mutex_unlock(&g->mu);
+                usleep(20000);
+                pthread_mutex_lock(&g->mu);
+            }
+            pthread_mutex_unlock(&g->mu);
+            grpc_server_cancel_all_calls(g->server);
+            pthread_mutex_lock(&g->mu);
+            while (g->handlers)
+                pthread_cond_wait(&g->cv, &g->mu);
+            pthread_mutex_unlock(&g->mu);
+            grpc_completion_queue_shutdown(g->cq);
+            pthread_join(g->acceptor, NULL);
+        }
+        grpc_server_destroy(g->server);
+        grpc_completion_queue_destroy(g->cq);
+        grpc_shutdown();
+    }
+    if (g->socket_path) {
+        unlink(g->socket_path);
+        free(g->socket_path);
+    }
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+    free(g);
+}

@@ -1,0 +1,25 @@
+/* HTTP status endpoint on daemon.status_listen (libmicrohttpd, one internal thread):
+ *   GET /status   200 application/json: the service's status document (service.h)
+ *   GET /metrics  200 text/plain; version=0.0.4: Prometheus text, same as GetMetrics
+ *   GET /healthz  200 "ok\n" while serving, 503 "shutting down\n" once shutdown began
+ * Anything else: 404 (405 for methods other than GET/HEAD). All responses carry
+ * Access-Control-Allow-Origin: * (the reference serves a browser UI from /status).
+ *
+ * Thread-safety: start/stop from one thread.
+ */
+#ifndef CUZK_SERVER_HTTP_SERVER_H
+#define CUZK_SERVER_HTTP_SERVER_H
+
+#include "common/status.h"
+#include "server/service.h"
+
+typedef struct cuzk_http_server cuzk_http_server;
+
+/* Listen on "IP:port" or "[IPv6]:port" (port 0 = ephemeral; *bound_port receives the
+ * port, may be NULL). Errors: CUZK_E_INVALID_ARG (address), CUZK_E_IO (bind failed). */
+cuzk_status cuzk_http_server_start(cuzk_service *svc, const char *listen, cuzk_http_server **out, int *bound_port,
+                                   cuzk_error *err);
+/* Stop and free. NULL is a no-op. */
+void cuzk_http_server_stop(cuzk_http_server *h);
+
+#endif

@@ -1,0 +1,85 @@
+/* Circuit registry: the named circuits the daemon can prove (ProofKind CIRCUIT) and their
+ * parameters (the "SRS" entries of GetStatus / PreloadSRS / EvictSRS).
+ *
+ * Names: every [[circuits]] entry of the config (a circom .r1cs + snarkjs .zkey, proved
+ * by the engine's "r1cs" kind), and "synthetic-<k>" for 2 <= k <= CUZK_SYNTHETIC_MAX_K (the
+ * engine's built-in "synthetic" kind of 2^k constraints; its parameters come from a
+ * test-only setup with random toxic waste made when the entry is loaded).
+ *
+ * An entry is loaded on first use (acquire) or by preload, stays loaded while idle, and is
+ * dropped by evict once no job holds it (ref_count 0). acquire/release bracket a job.
+ *
+ * Thread-safety: every function may be called from any thread. Loading happens outside
+ * the registry lock (one loader per entry; other acquirers of the same entry wait for it).
+ */
+#ifndef CUZK_SERVER_REGISTRY_H
+#define CUZK_SERVER_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "engine/backend.h"
+#include "engine/kind.h"
+#include "server/config.h"
+
+#define CUZK_SYNTHETIC_MAX_K 20
+
+typedef struct cuzk_registry cuzk_registry;
+typedef struct cuzk_circuit cuzk_circuit;
+
+/* Build the registry from the config's [[circuits]] (nothing is loaded yet; the names are
+ * copied). `setup_threads` >= 1 is used for synthetic setups. Errors: CUZK_E_NOMEM. */
+cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_threads, cuzk_registry **out,
+                                 cuzk_error *err);
+/* Free everything. All acquired circuits must have been released. NULL is a no-op. */
+void cuzk_registry_destroy(cuzk_registry *r);
+
+/* True if `name` is a circuit id this registry knows (loaded or not). */
+bool cuzk_registry_knows(cuzk_registry *r, const char *name);
+
+/* Take a reference on circuit `name`, loading it first if needed (blocking: reads the
+ * .r1cs/.zkey or runs the synthetic setup). *load_ms receives the time this call spent
+ * loading (0 on a hit). Errors: CUZK_E_UNSUPPORTED for an unknown name (message lists
+ * what is known), the load errors of r1cs_read_file / zkey_read_file /
+ * builtin_*_create (path and offset named), CUZK_E_NOMEM. */
+cuzk_status cuzk_registry_acquire(cuzk_registry *r, const char *name, cuzk_circuit **out, uint64_t *load_ms,
+                                  cuzk_error *err);
+/* Drop a reference taken by acquire. */
+void cuzk_registry_release(cuzk_registry *r, cuzk_circuit *c);
+
+/* Accessors of an acquired circuit (valid until release). */
+const char *cuzk_circuit_name(const cuzk_circuit *c);
+bool cuzk_circuit_is_synthetic(const cuzk_circuit *c);
+const cuzk_circuit_kind *cuzk_circuit_kind_of(const cuzk_circuit *c);
+const void *cuzk_circuit_params(const cuzk_circuit *c);
+const cuzk_verify_hook *cuzk_circuit_verify_hook(const cuzk_circuit *c);
+/* r1cs circuits: wires per witness (n_wires of the .r1cs); 0 for synthetic ones. */
+uint32_t cuzk_circuit_n_wires(const cuzk_circuit *c);
+
+/* Load `name` without keeping a reference. *already_loaded is true when it was loaded
+ * before; *load_ms is the loading time (0 if already loaded). Errors as acquire. */
+cuzk_status cuzk_registry_preload(cuzk_registry *r, const char *name, bool *already_loaded, uint64_t *load_ms,
+                                  cuzk_error *err);
+
+/* Unload `name`. *was_loaded / *freed_bytes report what happened (false / 0 when it was
+ * not loaded). Errors: CUZK_E_UNSUPPORTED for an unknown name; CUZK_E_INVALID_ARG when jobs
+ * still hold it (ref_count named in the message; nothing is freed). */
+cuzk_status cuzk_registry_evict(cuzk_registry *r, const char *name, bool *was_loaded, uint64_t *freed_bytes,
+                                cuzk_error *err);
+
+/* One SRS entry as shown by GetStatus and /status. */
+typedef struct {
+    char name[64];
+    bool loaded;            /* parameters resident (tier HOT), else configured only (COLD) */
+    uint64_t size_bytes;    /* parameters held in memory (0 when not loaded) */
+    uint32_t ref_count;     /* jobs holding the entry */
+    double idle_ms;         /* since the last release (0 while in use or never used) */
+} cuzk_srs_entry;
+
+/* Snapshot: every configured circuit plus every loaded synthetic one, malloc'ed array in
+ * *out (free()), count in *n. Errors: CUZK_E_NOMEM. */
+cuzk_status cuzk_registry_list(cuzk_registry *r, cuzk_srs_entry **out, size_t *n, cuzk_error *err);
+
+#endif

@@ -1,0 +1,858 @@
+/* Proving service: jobs, idempotent submission, await, cancel, SRS RPCs, collector thread
+ * (service.h). */
+#include <grpc/status.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/log.h"
+#include "server/service_internal.h"
+
+#define MAX_SYNTHETIC_PARTITIONS 64
+#define MAX_WITNESSES 1024
+
+double svc_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static cuzk_rpc_status rpc_ok(void)
+{
+    cuzk_rpc_status r = {GRPC_STATUS_OK, ""};
+    return r;
+}
+
+static cuzk_rpc_status rpc_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cuzk_rpc_status rpc_fail(int code, const char *fmt, ...)
+{
+    cuzk_rpc_status r = {code, ""};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r.msg, sizeof r.msg, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* ---- stage table (engine event hook) ---- */
+
+static void on_event(void *ctx, const cuzk_engine_event *ev)
+{
+    cuzk_service *s = ctx;
+    if (ev->type != CUZK_EV_SYNTH_START && ev->type != CUZK_EV_SYNTH_END && ev->type != CUZK_EV_PROVE_END &&
+        ev->type != CUZK_EV_JOB_SETTLED)
+        return;
+    pthread_mutex_lock(&s->stage_mu);
+    svc_stage **pp = &s->stages[ev->job_id % SVC_STAGE_HASH];
+    while (*pp && (*pp)->engine_id != ev->job_id)
+        pp = &(*pp)->next;
+    if (ev->type == CUZK_EV_JOB_SETTLED) {
+        svc_stage *st = *pp;
+        if (st) {
+            *pp = st->next;
+            free(st);
+        }
+    } else {
+        if (!*pp && (*pp = calloc(1, sizeof **pp)) != NULL)
+            (*pp)->engine_id = ev->job_id;
+        if (*pp) {
+            if (ev->type == CUZK_EV_SYNTH_START)
+                (*pp)->synth_started++;
+            else if (ev->type == CUZK_EV_SYNTH_END)
+                (*pp)->synth_ended++;
+            else
+                (*pp)->prove_ended++;
+        }
+    }
+    pthread_mutex_unlock(&s->stage_mu);
+}
+
+svc_stage svc_stage_get(cuzk_service *s, uint64_t engine_id)
+{
+    svc_stage out = {.engine_id = engine_id};
+    pthread_mutex_lock(&s->stage_mu);
+    for (svc_stage *st = s->stages[engine_id % SVC_STAGE_HASH]; st; st = st->next)
+        if (st->engine_id == engine_id)
+            out = *st;
+    pthread_mutex_unlock(&s->stage_mu);
+    out.next = NULL;
+    return out;
+}
+
+/* ---- job table ---- */
+
+static size_t hash_id(const char *id)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 0x100000001b3ull;
+    return (size_t)(h % SVC_HASH);
+}
+
+static svc_job *find_job(cuzk_service *s, const char *id)
+{
+    for (svc_job *j = s->table[hash_id(id)]; j; j = j->hnext)
+        if (!strcmp(j->id, id))
+            return j;
+    return NULL;
+}
+
+static void unlink_job(cuzk_service *s, svc_job *job)
+{
+    svc_job **pp = &s->table[hash_id(job->id)];
+    while (*pp && *pp != job)
+        pp = &(*pp)->hnext;
+    if (*pp)
+        *pp = job->hnext;
+}
+
+/* Free the job's inputs (witnesses); the circuit reference is released separately. */
+static void free_inputs(svc_job *job)
+{
+    if (job->wtns)
+        for (uint32_t i = 0; i < job->num_partitions; i++)
+            wtns_free(&job->wtns[i]);
+    free(job->wtns);
+    free(job->wptr);
+    job->wtns = NULL;
+    job->wptr = NULL;
+}
+
+static void job_free(svc_job *job)
+{
+    free_inputs(job);
+    free(job->id);
+    free(job->proof);
+    free(job->error);
+    free(job);
+}
+
+static bool active_push(cuzk_service *s, svc_job *job)
+{
+    if (s->n_active == s->cap_active) {
+        size_t nc = s->cap_active ? s->cap_active * 2 : 64;
+        svc_job **na = realloc(s->active, nc * sizeof *na);
+        if (!na)
+            return false;
+        s->active = na;
+        s->cap_active = nc;
+    }
+    s->active[s->n_active++] = job;
+    return true;
+}
+
+static svc_job *active_take(cuzk_service *s, uint64_t engine_id)
+{
+    for (size_t i = 0; i < s->n_active; i++)
+        if (s->active[i]->engine_id == engine_id) {
+            svc_job *j = s->active[i];
+            s->active[i] = s->active[--s->n_active];
+            return j;
+        }
+    return NULL;
+}
+
+static void uuid_v4(char out[37])
+{
+    uint8_t b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+        uint64_t t = (uint64_t)(svc_now_ms() * 1000.0) ^ ((uint64_t)getpid() << 32);
+        for (int i = 0; i < 16; i++)
+            b[i] = (uint8_t)(t >> ((i % 8) * 8)) ^ (uint8_t)(i * 37);
+    }
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+    b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* ---- collector ---- */
+
+/* Store the engine result in the job and wake its waiters. Locked. */
+static void finish_job(cuzk_service *s, svc_job *job, cuzk_job_result *res)
+{
+    job->timings = res->timings;
+    job->verified = res->verified_partitions;
+    cuzk_kind_metrics *km = cuzk_metrics_kind(&s->metrics, job->kind_name);
+    if (res->state == CUZK_JOB_DONE) {
+        job->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        job->proof = res->proofs;
+        job->proof_len = (size_t)res->num_partitions * CUZK_PROOF_BYTES;
+        res->proofs = NULL;
+        s->completed++;
+        if (km) {
+            km->completed++;
+            cuzk_histogram_observe(&km->hist[CUZK_HIST_QUEUE], res->timings.queue_wait_ms / 1e3);
+            cuzk_histogram_observe(&km->hist[CUZK_HIST_SYNTHESIS], res->timings.synthesis_ms / 1e3);
+            cuzk_histogram_observe(&km->hist[CUZK_HIST_PROVE], (res->timings.prove_ms + res->timings.finish_ms) / 1e3);
+            cuzk_histogram_observe(&km->hist[CUZK_HIST_TOTAL], res->timings.total_ms / 1e3);
+        }
+    } else {
+        bool cancelled = res->state == CUZK_JOB_CANCELLED;
+        job->status = cancelled ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                                : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        job->error = strdup(res->error.msg[0] ? res->error.msg : cuzk_job_state_name(res->state));
+        if (cancelled) {
+            s->cancelled++;
+            if (km)
+                km->cancelled++;
+        } else {
+            s->failed++;
+            if (km)
+                km->failed++;
+        }
+    }
+    job->phase = JOB_FINISHED;
+    job->finished_at_ms = svc_now_ms();
+    job->fnext = NULL;
+    if (s->fin_tail)
+        s->fin_tail->fnext = job;
+    else
+        s->fin_head = job;
+    s->fin_tail = job;
+    s->n_retained++;
+    pthread_cond_broadcast(&s->cv);
+}
+
+/* Drop finished jobs past their retention that nobody awaits. Locked. */
+static void prune(cuzk_service *s, double now)
+{
+    while (s->fin_head && s->fin_head->finished_at_ms + (double)s->retention_ms <= now &&
+           s->fin_head->waiters == 0) {
+        svc_job *j = s->fin_head;
+        s->fin_head = j->fnext;
+        if (!s->fin_head)
+            s->fin_tail = NULL;
+        unlink_job(s, j);
+        s->n_retained--;
+        job_free(j);
+    }
+}
+
+static void *collector_main(void *arg)
+{
+    cuzk_service *s = arg;
+    for (;;) {
+        uint64_t eid;
+        cuzk_error err;
+        cuzk_status st = cuzk_engine_wait_any(s->engine, 100, &eid, &err);
+        if (st == CUZK_OK) {
+            cuzk_job_result res;
+            if (cuzk_engine_wait(s->engine, eid, 0, &res, &err) == CUZK_OK) {
+                pthread_mutex_lock(&s->mu);
+                svc_job *job = active_take(s, eid);
+                if (job) {
+                    cuzk_circuit *c = job->circuit;
+                    job->circuit = NULL;
+                    free_inputs(job);
+                    finish_job(s, job, &res);
+                    pthread_mutex_unlock(&s->mu);
+                    cuzk_registry_release(s->registry, c);
+                } else {
+                    pthread_mutex_unlock(&s->mu);
+                }
+                cuzk_job_result_free(&res);
+            }
+        }
+        pthread_mutex_lock(&s->mu);
+        prune(s, svc_now_ms());
+        bool done = s->stopping && s->n_active == 0 && s->n_submitting == 0;
+        if (st != CUZK_OK && st != CUZK_E_TIMEOUT && !done) {
+            /* Nothing in the engine: sleep until a submission or 100 ms. */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100 * 1000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            if (s->n_active == 0)
+                pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (done)
+            return NULL;
+    }
+}
+
+/* ---- lifecycle ---- */
+
+cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err)
+{
+    *out = NULL;
+    cuzk_service *s = calloc(1, sizeof *s);
+    if (!s)
+        return cuzk_fail(err, CUZK_E_NOMEM, "service: out of memory");
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_mutex_init(&s->stage_mu, NULL);
+    s->retention_ms = cfg->result_retention_ms;
+    s->max_jobs = cfg->max_jobs;
+    s->accepting = true;
+    s->start_ms = svc_now_ms();
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned cpus = ncpu > 0 ? (unsigned)ncpu : 1;
+    builtin_cpu_backend(&s->backend, cfg->gpu_threads ? cfg->gpu_threads : cpus);
+    cuzk_status st = cuzk_registry_create(cfg, cfg->synthesis_threads ? cfg->synthesis_threads : cpus, &s->registry, err);
+    if (st) {
+        cuzk_service_destroy(s);
+        return st;
+    }
+    cuzk_engine_config ec;
+    cuzk_engine_config_default(&ec);
+    ec.partition_workers = cfg->partition_workers;
+    ec.synthesis_lookahead = cfg->synthesis_lookahead;
+    ec.gpu_workers_per_device = cfg->gpu_workers_per_device;
+    ec.finalizer_threads = cfg->finalizer_threads;
+    ec.memory_budget_auto = cfg->memory_auto;
+    ec.memory_budget_bytes = cfg->total_budget;
+    ec.safety_margin_bytes = cfg->safety_margin;
+    ec.backend = &s->backend;
+    ec.on_event = on_event;
+    ec.event_ctx = s;
+    if ((st = cuzk_engine_create(&ec, &s->engine, err))) {
+        cuzk_service_destroy(s);
+        return st;
+    }
+    if (pthread_create(&s->collector, NULL, collector_main, s)) {
+        cuzk_engine_destroy(s->engine);
+        s->engine = NULL;
+        cuzk_service_destroy(s);
+        return cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread");
+    }
+    *out = s;
+    return CUZK_OK;
+}
+
+void cuzk_service_destroy(cuzk_service *s)
+{
+    if (!s)
+        return;
+    if (s->engine) {
+        cuzk_service_stop_accepting(s);
+        cuzk_service_drain(s, 0);
+        pthread_mutex_lock(&s->mu);
+        s->stopping = true;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->collector, NULL);
+        cuzk_engine_destroy(s->engine);
+    }
+    for (size_t b = 0; b < SVC_HASH; b++)
+        for (svc_job *j = s->table[b], *n; j; j = n) {
+            n = j->hnext;
+            if (j->circuit)
+                cuzk_registry_release(s->registry, j->circuit);
+            job_free(j);
+        }
+    for (size_t b = 0; b < SVC_STAGE_HASH; b++)
+        for (svc_stage *st = s->stages[b], *n; st; st = n) {
+            n = st->next;
+            free(st);
+        }
+    free(s->active);
+    cuzk_registry_destroy(s->registry);
+    cuzk_metrics_free(&s->metrics);
+    pthread_mutex_destroy(&s->stage_mu);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
+void cuzk_service_stop_accepting(cuzk_service *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->accepting = false;
+    pthread_mutex_unlock(&s->mu);
+}
+
+bool cuzk_service_healthy(cuzk_service *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool h = s->accepting;
+    pthread_mutex_unlock(&s->mu);
+    return h;
+}
+
+static void deadline_in(struct timespec *ts, double ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    long ns = ts->tv_nsec + (long)((ms - (double)(long)(ms / 1e3) * 1e3) * 1e6);
+    ts->tv_sec += (time_t)(ms / 1e3) + ns / 1000000000L;
+    ts->tv_nsec = ns % 1000000000L;
+}
+
+unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
+{
+    double until = svc_now_ms() + (double)grace_ms;
+    unsigned cancelled = 0;
+    pthread_mutex_lock(&s->mu);
+    while ((s->n_active || s->n_submitting) && svc_now_ms() < until) {
+        struct timespec ts;
+        deadline_in(&ts, 100);
+        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+    }
+    for (size_t i = 0; i < s->n_active; i++)
+        if (cuzk_engine_cancel(s->engine, s->active[i]->engine_id, NULL) == CUZK_OK)
+            cancelled++;
+    for (size_t b = 0; b < SVC_HASH; b++)
+        for (svc_job *j = s->table[b]; j; j = j->hnext)
+            if (j->phase == JOB_SUBMITTING)
+                j->cancel_requested = true;
+    while (s->n_active || s->n_submitting) {
+        struct timespec ts;
+        deadline_in(&ts, 100);
+        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        for (size_t i = 0; i < s->n_active; i++) /* late submissions */
+            cuzk_engine_cancel(s->engine, s->active[i]->engine_id, NULL);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return cancelled;
+}
+
+/* ---- SubmitProof ---- */
+
+static const char *kind_label(int kind)
+{
+    switch (kind) {
+    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: return "POREP_SEAL_COMMIT";
+    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE: return "SNAP_DEALS_UPDATE";
+    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION: return "WINDOW_POST_PARTITION";
+    default: return "WINNING_POST";
+    }
+}
+
+static cuzk_priority map_priority(int p)
+{
+    switch (p) {
+    case CUZK__V1__PRIORITY__LOW: return CUZK_PRIORITY_LOW;
+    case CUZK__V1__PRIORITY__HIGH: return CUZK_PRIORITY_HIGH;
+    case CUZK__V1__PRIORITY__CRITICAL: return CUZK_PRIORITY_CRITICAL;
+    default: return CUZK_PRIORITY_NORMAL;
+    }
+}
+
+/* Build the job's engine input from req->circuit (circuit already acquired). */
+static cuzk_rpc_status prepare_input(svc_job *job, const Cuzk__V1__CircuitInput *ci)
+{
+    const cuzk_circuit *c = job->circuit;
+    if (cuzk_circuit_is_synthetic(c)) {
+        if (ci->n_witnesses)
+            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+                            "circuit.witnesses: the synthetic circuit %s takes no witnesses (use seed/partitions)",
+                            ci->name);
+        uint32_t n = ci->partitions ? ci->partitions : 1;
+        if (n > MAX_SYNTHETIC_PARTITIONS)
+            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.partitions = %u: at most %d", n,
+                            MAX_SYNTHETIC_PARTITIONS);
+        job->num_partitions = n;
+        job->syn_in.seed = ci->seed;
+        return rpc_ok();
+    }
+    if (ci->n_witnesses == 0)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+                        "circuit.witnesses: circuit %s needs one .wtns per partition, got none", ci->name);
+    if (ci->n_witnesses > MAX_WITNESSES)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.witnesses: %zu witnesses, at most %d",
+                        ci->n_witnesses, MAX_WITNESSES);
+    if (ci->partitions && ci->partitions != ci->n_witnesses)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.partitions = %u but %zu witnesses were sent",
+                        ci->partitions, ci->n_witnesses);
+    job->num_partitions = (uint32_t)ci->n_witnesses;
+    job->wtns = calloc(ci->n_witnesses, sizeof *job->wtns);
+    job->wptr = calloc(ci->n_witnesses, sizeof *job->wptr);
+    if (!job->wtns || !job->wptr)
+        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory for %zu witnesses", ci->n_witnesses);
+    for (size_t i = 0; i < ci->n_witnesses; i++) {
+        cuzk_error e;
+        if (wtns_read_mem(&job->wtns[i], ci->witnesses[i].data, ci->witnesses[i].len, &e) ||
+            wtns_check_count(&job->wtns[i], cuzk_circuit_n_wires(c), cuzk_circuit_name(c), &e))
+            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.witnesses[%zu]: %s", i, e.msg);
+        job->wptr[i] = job->wtns[i].w;
+    }
+    job->r1cs_in.witnesses = job->wptr;
+    job->r1cs_in.count = job->num_partitions;
+    return rpc_ok();
+}
+
+/* Validation that needs no lock and no registry. */
+static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req)
+{
+    int kind = (int)req->proof_kind;
+    if (kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
+        return rpc_fail(GRPC_STATUS_UNIMPLEMENTED,
+                        "proof_kind %s (%d) is not implemented yet: the Filecoin circuits have not landed in this "
+                        "daemon; registered circuits are served with proof_kind CIRCUIT (100)",
+                        kind_label(kind), kind);
+    if (kind != CUZK__V1__PROOF_KIND__CIRCUIT)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind: %d", kind);
+    if (!req->circuit)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "proof_kind CIRCUIT needs the circuit field (name and input)");
+    if (!req->circuit->name || !*req->circuit->name)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.name is empty");
+    if (!cuzk_registry_knows(s->registry, req->circuit->name)) {
+        cuzk_error e;
+        cuzk_circuit *c;
+        uint64_t ms;
+        /* acquire of an unknown name fails without side effects and explains what exists */
+        if (cuzk_registry_acquire(s->registry, req->circuit->name, &c, &ms, &e) == CUZK_OK) {
+            cuzk_registry_release(s->registry, c);
+            return rpc_ok();
+        }
+        return rpc_fail(GRPC_STATUS_NOT_FOUND, "%s", e.msg);
+    }
+    return rpc_ok();
+}
+
+/* Undo a SUBMITTING registration. Locked. */
+static void drop_submitting(cuzk_service *s, svc_job *job)
+{
+    unlink_job(s, job);
+    job->dropped = true;
+    s->n_submitting--;
+    pthread_cond_broadcast(&s->cv);
+    while (job->waiters)
+        pthread_cond_wait(&s->cv, &s->mu);
+}
+
+/* Submit `req` or find the job of its request_id; on success *id_out is the job id
+ * (malloc'ed) and *queue_pos the number of jobs in the engine before it. */
+static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, char **id_out,
+                                  uint32_t *queue_pos)
+{
+    *id_out = NULL;
+    *queue_pos = 0;
+    cuzk_rpc_status r = check_request(s, req);
+    if (r.code)
+        return r;
+    char idbuf[37];
+    const char *id = req->request_id;
+    if (!id || !*id) {
+        uuid_v4(idbuf);
+        id = idbuf;
+    }
+    pthread_mutex_lock(&s->mu);
+    svc_job *job;
+    for (;;) {
+        if (!s->accepting) {
+            pthread_mutex_unlock(&s->mu);
+            return rpc_fail(GRPC_STATUS_UNAVAILABLE, "daemon is shutting down; not accepting new proofs");
+        }
+        job = find_job(s, id);
+        if (!job)
+            break;
+        if (job->phase != JOB_SUBMITTING) { /* idempotent: the existing job */
+            *id_out = strdup(job->id);
+            pthread_mutex_unlock(&s->mu);
+            return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        }
+        pthread_cond_wait(&s->cv, &s->mu); /* the first submitter decides */
+    }
+    if (s->n_active + s->n_submitting >= s->max_jobs) {
+        pthread_mutex_unlock(&s->mu);
+        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "%u unfinished jobs (daemon.max_jobs); retry later", s->max_jobs);
+    }
+    job = calloc(1, sizeof *job);
+    if (!job || !(job->id = strdup(id))) {
+        free(job);
+        pthread_mutex_unlock(&s->mu);
+        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    job->phase = JOB_SUBMITTING;
+    snprintf(job->kind_name, sizeof job->kind_name, "%s", req->circuit->name);
+    size_t h = hash_id(job->id);
+    job->hnext = s->table[h];
+    s->table[h] = job;
+    s->n_submitting++;
+    *queue_pos = (uint32_t)s->n_active;
+    pthread_mutex_unlock(&s->mu);
+
+    /* Load the circuit and parse the input outside the lock. */
+    cuzk_error e;
+    uint64_t load_ms;
+    cuzk_status st = cuzk_registry_acquire(s->registry, req->circuit->name, &job->circuit, &load_ms, &e);
+    if (st)
+        r = rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
+    else
+        r = prepare_input(job, req->circuit);
+    uint64_t eid = 0;
+    if (!r.code) {
+        cuzk_job_request jr = {
+            .kind = cuzk_circuit_kind_of(job->circuit),
+            .kind_input = cuzk_circuit_is_synthetic(job->circuit) ? (const void *)&job->syn_in
+                                                                   : (const void *)&job->r1cs_in,
+            .params = cuzk_circuit_params(job->circuit),
+            .num_partitions = job->num_partitions,
+            .priority = map_priority((int)req->priority),
+            .verify = cuzk_circuit_verify_hook(job->circuit),
+        };
+        pthread_mutex_lock(&s->mu);
+        st = cuzk_engine_submit(s->engine, &jr, &eid, &e);
+        if (st) {
+            pthread_mutex_unlock(&s->mu);
+            r = rpc_fail(st == CUZK_E_NOMEM ? GRPC_STATUS_RESOURCE_EXHAUSTED
+                         : st == CUZK_E_INVALID_ARG ? GRPC_STATUS_INVALID_ARGUMENT
+                                                    : GRPC_STATUS_INTERNAL,
+                         "%s", e.msg);
+        } else if (!active_push(s, job)) {
+            cuzk_engine_cancel(s->engine, eid, NULL);
+            pthread_mutex_unlock(&s->mu);
+            r = rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+            /* the engine job is cancelled; wait for it so its inputs can be freed */
+            cuzk_job_result res;
+            cuzk_engine_wait(s->engine, eid, -1, &res, NULL);
+            cuzk_job_result_free(&res);
+        } else {
+            /* Registered: the collector takes over (mu is held, so it cannot collect yet). */
+            job->engine_id = eid;
+            job->phase = JOB_ACTIVE;
+            s->n_submitting--;
+            if (job->cancel_requested)
+                cuzk_engine_cancel(s->engine, eid, NULL);
+            *id_out = strdup(job->id);
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+            CUZK_LOGD("job %s submitted: circuit %s, %u partition(s), engine job %" PRIu64, job->id, job->kind_name,
+                      job->num_partitions, eid);
+            return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        }
+    }
+    if (job->circuit)
+        cuzk_registry_release(s->registry, job->circuit);
+    job->circuit = NULL;
+    pthread_mutex_lock(&s->mu);
+    drop_submitting(s, job);
+    pthread_mutex_unlock(&s->mu);
+    job_free(job);
+    return r;
+}
+
+cuzk_rpc_status cuzk_service_submit(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req,
+                                    Cuzk__V1__SubmitProofResponse *resp)
+{
+    char *id;
+    uint32_t pos;
+    cuzk_rpc_status r = submit_job(s, req, &id, &pos);
+    if (!r.code) {
+        resp->job_id = id;
+        resp->queue_position = pos;
+    }
+    return r;
+}
+
+void cuzk_service_free_submit(Cuzk__V1__SubmitProofResponse *resp)
+{
+    if (resp->job_id != protobuf_c_empty_string)
+        free(resp->job_id);
+    resp->job_id = (char *)protobuf_c_empty_string;
+}
+
+/* ---- AwaitProof ---- */
+
+static void fill_result(const svc_job *job, Cuzk__V1__AwaitProofResponse *resp)
+{
+    resp->status = job->status;
+    if (job->proof_len) {
+        resp->proof.data = malloc(job->proof_len);
+        if (resp->proof.data) {
+            memcpy(resp->proof.data, job->proof, job->proof_len);
+            resp->proof.len = job->proof_len;
+        }
+    }
+    if (job->error)
+        resp->error_message = strdup(job->error);
+    if (!resp->error_message)
+        resp->error_message = (char *)protobuf_c_empty_string;
+    if (job->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
+        resp->queue_wait_ms = (uint64_t)job->timings.queue_wait_ms;
+        resp->synthesis_ms = (uint64_t)job->timings.synthesis_ms;
+        resp->gpu_compute_ms = (uint64_t)(job->timings.prove_ms + job->timings.finish_ms);
+    }
+    resp->total_ms = (uint64_t)job->timings.total_ms;
+    resp->verified_partitions = job->verified;
+}
+
+static cuzk_rpc_status await_id(cuzk_service *s, const char *id, uint64_t timeout_ms, cuzk_abort_fn abort,
+                                void *abort_ctx, Cuzk__V1__AwaitProofResponse *resp)
+{
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, id);
+    if (!job) {
+        pthread_mutex_unlock(&s->mu);
+        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", id);
+    }
+    job->waiters++;
+    double until = timeout_ms ? svc_now_ms() + (double)timeout_ms : 0;
+    bool aborted = false, timed_out = false;
+    while (job->phase != JOB_FINISHED) {
+        double left = until ? until - svc_now_ms() : 100;
+        if (until && left <= 0) {
+            timed_out = true;
+            break;
+        }
+        if (abort) {
+            pthread_mutex_unlock(&s->mu);
+            aborted = abort(abort_ctx);
+            pthread_mutex_lock(&s->mu);
+            if (aborted)
+                break;
+        }
+        struct timespec ts;
+        deadline_in(&ts, left < 100 ? left : 100);
+        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        if (job->dropped)
+            break;
+    }
+    if (job->dropped) { /* its submission failed; the submitter frees it once we leave */
+        job->waiters--;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s (its submission failed)", id);
+    }
+    job->waiters--;
+    cuzk_rpc_status r = rpc_ok();
+    resp->job_id = strdup(id);
+    if (aborted) {
+        r = rpc_fail(GRPC_STATUS_CANCELLED, "client went away");
+    } else if (timed_out) {
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+        resp->error_message = malloc(96);
+        if (resp->error_message)
+            snprintf(resp->error_message, 96, "timed out after %" PRIu64 " ms; the job is still running", timeout_ms);
+    } else {
+        fill_result(job, resp);
+    }
+    if (!resp->job_id)
+        resp->job_id = (char *)protobuf_c_empty_string;
+    if (!resp->error_message)
+        resp->error_message = (char *)protobuf_c_empty_string;
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+cuzk_rpc_status cuzk_service_await(cuzk_service *s, const Cuzk__V1__AwaitProofRequest *req, cuzk_abort_fn abort,
+                                   void *abort_ctx, Cuzk__V1__AwaitProofResponse *resp)
+{
+    if (!req->job_id || !*req->job_id)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    return await_id(s, req->job_id, req->timeout_ms, abort, abort_ctx, resp);
+}
+
+void cuzk_service_free_await(Cuzk__V1__AwaitProofResponse *resp)
+{
+    if (resp->job_id != protobuf_c_empty_string)
+        free(resp->job_id);
+    if (resp->error_message != protobuf_c_empty_string)
+        free(resp->error_message);
+    free(resp->proof.data);
+    resp->job_id = resp->error_message = (char *)protobuf_c_empty_string;
+    resp->proof.data = NULL;
+    resp->proof.len = 0;
+}
+
+/* ---- Prove ---- */
+
+cuzk_rpc_status cuzk_service_prove(cuzk_service *s, const Cuzk__V1__ProveRequest *req, cuzk_abort_fn abort,
+                                   void *abort_ctx, Cuzk__V1__ProveResponse *resp)
+{
+    if (!req->submit)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "missing submit field");
+    char *id;
+    uint32_t pos;
+    cuzk_rpc_status r = submit_job(s, req->submit, &id, &pos);
+    if (r.code)
+        return r;
+    Cuzk__V1__AwaitProofResponse *res = malloc(sizeof *res);
+    if (!res) {
+        free(id);
+        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    cuzk__v1__await_proof_response__init(res);
+    r = await_id(s, id, 0, abort, abort_ctx, res);
+    free(id);
+    if (r.code) {
+        cuzk_service_free_await(res);
+        free(res);
+        return r;
+    }
+    resp->result = res;
+    return r;
+}
+
+void cuzk_service_free_prove(Cuzk__V1__ProveResponse *resp)
+{
+    if (resp->result) {
+        cuzk_service_free_await(resp->result);
+        free(resp->result);
+        resp->result = NULL;
+    }
+}
+
+/* ---- CancelProof ---- */
+
+cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProofRequest *req,
+                                    Cuzk__V1__CancelProofResponse *resp)
+{
+    if (!req->job_id || !*req->job_id)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    pthread_mutex_lock(&s->mu);
+    svc_job *job = find_job(s, req->job_id);
+    if (!job) {
+        pthread_mutex_unlock(&s->mu);
+        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", req->job_id);
+    }
+    resp->was_running = false;
+    if (job->phase == JOB_SUBMITTING) {
+        job->cancel_requested = true;
+    } else if (job->phase == JOB_ACTIVE) {
+        resp->was_running = svc_stage_get(s, job->engine_id).synth_started > 0;
+        cuzk_engine_cancel(s->engine, job->engine_id, NULL); /* fails only if it just finished */
+    }
+    const char *what = job->phase == JOB_FINISHED ? "already finished" : resp->was_running ? "was running" : "was queued";
+    pthread_mutex_unlock(&s->mu);
+    cuzk_log(CUZK_LOG_INFO, "job %s: cancel requested (%s)", req->job_id, what);
+    return rpc_ok();
+}
+
+/* ---- PreloadSRS / EvictSRS ---- */
+
+cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrsRequest *req,
+                                     Cuzk__V1__PreloadSrsResponse *resp)
+{
+    if (!req->circuit_id || !*req->circuit_id)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
+    cuzk_error e;
+    bool already;
+    uint64_t ms;
+    cuzk_status st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
+    if (st)
+        return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
+    resp->already_loaded = already;
+    resp->load_time_ms = ms;
+    cuzk_log(CUZK_LOG_INFO, "SRS %s %s (%" PRIu64 " ms)", req->circuit_id, already ? "already loaded" : "loaded", ms);
+    return rpc_ok();
+}
+
+cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequest *req,
+                                   Cuzk__V1__EvictSrsResponse *resp)
+{
+    if (!req->circuit_id || !*req->circuit_id)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
+    cuzk_error e;
+    bool was;
+    uint64_t freed;
+    cuzk_status st = cuzk_registry_evict(s->registry, req->circuit_id, &was, &freed, &e);
+    if (st)
+        return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_FAILED_PRECONDITION, "%s",
+                        e.msg);
+    resp->was_loaded = was;
+    resp->freed_bytes = freed;
+    cuzk_log(CUZK_LOG_INFO, "SRS %s %s (%" PRIu64 " bytes freed)", req->circuit_id, was ? "evicted" : "was not loaded",
+             freed);
+    return rpc_ok();
+}

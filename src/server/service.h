@@ -1,0 +1,103 @@
+/* The proving service behind every RPC of cuzk.v1.ProvingEngine (proto/cuzk/v1/proving.proto),
+ * independent of the transport: requests and responses are the protobuf-c messages, the
+ * outcome is a gRPC status code (grpc/status.h values) with a message.
+ *
+ * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty). A request_id that is
+ * being submitted, queued, running or retained returns that job (never a second
+ * computation). Finished results are retained for config result_retention after they
+ * finish (and while anyone awaits them), then pruned; AwaitProof of a pruned id is
+ * NOT_FOUND. One collector thread collects settled engine jobs, releases their circuit
+ * and input buffers, records metrics and wakes the waiters.
+ *
+ * Status codes (reference §1.4, with its §9 gaps closed):
+ *   SubmitProof/Prove: INVALID_ARGUMENT for proof_kind 0 or unknown values, a missing
+ *     `submit` (Prove), a missing/invalid `circuit` input or witness; UNIMPLEMENTED for the
+ *     Filecoin kinds 1-4; NOT_FOUND for an unknown circuit name; RESOURCE_EXHAUSTED when
+ *     max_jobs unfinished jobs exist or a partition can never fit the memory budget;
+ *     UNAVAILABLE while shutting down; INTERNAL when a circuit fails to load.
+ *   AwaitProof: NOT_FOUND for an unknown (or pruned) id; expiry of timeout_ms is status
+ *     TIMEOUT in an OK response. CancelProof: NOT_FOUND for an unknown id.
+ *   PreloadSRS/EvictSRS: NOT_FOUND for an unknown circuit (the reference answers INTERNAL
+ *     for PreloadSRS); FAILED_PRECONDITION for EvictSRS of a circuit in use; INTERNAL when
+ *     loading fails.
+ *
+ * Thread-safety: every function may be called from any thread concurrently, except
+ * create/destroy.
+ */
+#ifndef CUZK_SERVER_SERVICE_H
+#define CUZK_SERVER_SERVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "server/config.h"
+
+typedef struct cuzk_service cuzk_service;
+
+/* Outcome of one RPC: `code` is a grpc_status_code (0 = OK). */
+typedef struct {
+    int code;
+    char msg[512];
+} cuzk_rpc_status;
+
+/* Create the engine (CPU backend), the circuit registry and the collector thread from
+ * `cfg` (borrowed only during the call). Errors: engine/registry creation errors. */
+cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err);
+
+/* Stop: every unfinished job is cancelled, threads joined, everything freed. */
+void cuzk_service_destroy(cuzk_service *s);
+
+/* Polled by blocking calls every ~100 ms; returning true abandons the wait (the client
+ * went away). May be NULL. */
+typedef bool (*cuzk_abort_fn)(void *ctx);
+
+/* SubmitProof. Fills resp (job_id is malloc'ed: free with cuzk_service_free_submit). */
+cuzk_rpc_status cuzk_service_submit(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req,
+                                    Cuzk__V1__SubmitProofResponse *resp);
+void cuzk_service_free_submit(Cuzk__V1__SubmitProofResponse *resp);
+
+/* AwaitProof (timeout_ms 0 = forever). `resp` must be initialised with
+ * CUZK__V1__AWAIT_PROOF_RESPONSE__INIT; its strings and proof are malloc'ed (free with
+ * cuzk_service_free_await). If `abort` fires, returns code CANCELLED and resp is empty. */
+cuzk_rpc_status cuzk_service_await(cuzk_service *s, const Cuzk__V1__AwaitProofRequest *req,
+                                   cuzk_abort_fn abort, void *abort_ctx, Cuzk__V1__AwaitProofResponse *resp);
+void cuzk_service_free_await(Cuzk__V1__AwaitProofResponse *resp);
+
+/* Prove = SubmitProof + AwaitProof(forever). A client that goes away (abort) does not
+ * stop the job: a retry with the same request_id joins it. resp->result is malloc'ed
+ * (free with cuzk_service_free_prove). */
+cuzk_rpc_status cuzk_service_prove(cuzk_service *s, const Cuzk__V1__ProveRequest *req, cuzk_abort_fn abort,
+                                   void *abort_ctx, Cuzk__V1__ProveResponse *resp);
+void cuzk_service_free_prove(Cuzk__V1__ProveResponse *resp);
+
+cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProofRequest *req,
+                                    Cuzk__V1__CancelProofResponse *resp);
+
+/* GetStatus; free with cuzk_service_free_status. */
+cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse *resp);
+void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp);
+
+/* Prometheus exposition text (GetMetrics and HTTP /metrics), malloc'ed, or NULL on
+ * allocation failure. */
+char *cuzk_service_metrics_text(cuzk_service *s);
+
+/* HTTP /status JSON document, malloc'ed, or NULL on allocation failure. */
+char *cuzk_service_status_json(cuzk_service *s);
+
+cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrsRequest *req,
+                                     Cuzk__V1__PreloadSrsResponse *resp);
+cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequest *req,
+                                   Cuzk__V1__EvictSrsResponse *resp);
+
+/* Shutdown, step 1: refuse new submissions (UNAVAILABLE) and report unhealthy. */
+void cuzk_service_stop_accepting(cuzk_service *s);
+/* True until cuzk_service_stop_accepting. */
+bool cuzk_service_healthy(cuzk_service *s);
+/* Shutdown, step 2: wait up to grace_ms for unfinished jobs to finish, then cancel the
+ * rest and wait until they are settled (waiters receive CANCELLED). Returns the number of
+ * jobs that had to be cancelled. */
+unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms);
+
+#endif

@@ -1,0 +1,86 @@
+/* Internals shared by service.c (jobs, RPCs) and service_status.c (status, metrics, JSON). */
+#ifndef CUZK_SERVER_SERVICE_INTERNAL_H
+#define CUZK_SERVER_SERVICE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cs/wtns.h"
+#include "engine/builtin/builtin.h"
+#include "engine/engine.h"
+#include "server/metrics.h"
+#include "server/registry.h"
+#include "server/service.h"
+
+typedef enum {
+    JOB_SUBMITTING = 0, /* registered under its id; circuit/witness/engine submit in progress */
+    JOB_ACTIVE,         /* in the engine */
+    JOB_FINISHED,       /* result stored */
+} svc_job_phase;
+
+typedef struct svc_job {
+    char *id;
+    struct svc_job *hnext;           /* hash chain */
+    struct svc_job *fnext;           /* finished list, in finishing order */
+    svc_job_phase phase;
+    bool cancel_requested;           /* CancelProof arrived while SUBMITTING */
+    bool dropped;                    /* SUBMITTING failed: unlinked, freed once waiters == 0 */
+    uint64_t engine_id;
+    char kind_name[64];              /* circuit name: metrics / queue label */
+    cuzk_circuit *circuit;           /* held while in the engine */
+    builtin_synthetic_input syn_in;
+    wtns_t *wtns;                    /* r1cs: one per partition */
+    const fr_t **wptr;
+    builtin_r1cs_input r1cs_in;
+    uint32_t num_partitions;
+    /* result (FINISHED) */
+    Cuzk__V1__AwaitProofResponse__Status status;
+    uint8_t *proof;
+    size_t proof_len;
+    char *error;
+    cuzk_job_timings timings;
+    uint32_t verified;
+    double finished_at_ms;
+    uint32_t waiters;
+} svc_job;
+
+/* Per engine job: partitions past each stage boundary, fed by the engine event hook. */
+typedef struct svc_stage {
+    uint64_t engine_id;
+    uint32_t synth_started, synth_ended, prove_ended;
+    struct svc_stage *next;
+} svc_stage;
+
+#define SVC_HASH 1024
+#define SVC_STAGE_HASH 256
+
+struct cuzk_service {
+    cuzk_engine *engine;
+    cuzk_prover_backend backend;
+    cuzk_registry *registry;
+    uint64_t retention_ms;
+    uint32_t max_jobs;
+
+    pthread_mutex_t mu;              /* jobs, counters, metrics */
+    pthread_cond_t cv;               /* any job phase change / result */
+    svc_job *table[SVC_HASH];
+    svc_job *fin_head, *fin_tail;    /* finished jobs, oldest first (pruning) */
+    svc_job **active;                /* jobs in the engine */
+    size_t n_active, cap_active;
+    size_t n_submitting;
+    uint64_t n_retained;
+    uint64_t completed, failed, cancelled;
+    cuzk_metrics metrics;
+    bool accepting, stopping;
+    pthread_t collector;
+    double start_ms;
+
+    pthread_mutex_t stage_mu;        /* stage table (engine event hook) */
+    svc_stage *stages[SVC_STAGE_HASH];
+};
+
+double svc_now_ms(void);
+/* Stage counters of an engine job (zeros if none seen). Locks stage_mu. */
+svc_stage svc_stage_get(cuzk_service *s, uint64_t engine_id);
+
+#endif

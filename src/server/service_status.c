@@ -1,0 +1,330 @@
+/* GetStatus, Prometheus text and the /status JSON document (service.h). */
+#include <grpc/status.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/service_internal.h"
+
+typedef struct {
+    char name[64];
+    uint32_t pending, synthesizing, proving, finishing;
+} kind_count;
+
+typedef struct {
+    cuzk_engine_status es;
+    kind_count *kinds;
+    size_t n_kinds;
+    uint32_t queued, synthesizing, proving, finishing;
+    uint64_t retained, completed, failed, cancelled;
+    cuzk_srs_entry *srs;
+    size_t n_srs;
+    double uptime_s;
+} snapshot;
+
+static kind_count *kind_entry(snapshot *sn, const char *name)
+{
+    for (size_t i = 0; i < sn->n_kinds; i++)
+        if (!strcmp(sn->kinds[i].name, name))
+            return &sn->kinds[i];
+    kind_count *k = &sn->kinds[sn->n_kinds++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    return k;
+}
+
+static void snapshot_free(snapshot *sn)
+{
+    cuzk_engine_status_free(&sn->es);
+    free(sn->kinds);
+    free(sn->srs);
+}
+
+/* One consistent view of jobs and stages (under the service lock), then the SRS list. */
+static bool take_snapshot(cuzk_service *s, snapshot *sn)
+{
+    memset(sn, 0, sizeof *sn);
+    pthread_mutex_lock(&s->mu);
+    cuzk_error e;
+    if (cuzk_engine_status_get(s->engine, &sn->es, &e)) {
+        pthread_mutex_unlock(&s->mu);
+        return false;
+    }
+    sn->kinds = calloc(s->n_active + 1, sizeof *sn->kinds);
+    if (!sn->kinds) {
+        pthread_mutex_unlock(&s->mu);
+        snapshot_free(sn);
+        return false;
+    }
+    for (size_t i = 0; i < s->n_active; i++) {
+        const svc_job *j = s->active[i];
+        kind_count *k = kind_entry(sn, j->kind_name);
+        cuzk_job_state state = CUZK_JOB_QUEUED;
+        for (size_t q = 0; q < sn->es.num_jobs; q++)
+            if (sn->es.jobs[q].job_id == j->engine_id)
+                state = sn->es.jobs[q].state;
+        if (state != CUZK_JOB_QUEUED && state != CUZK_JOB_RUNNING)
+            state = CUZK_JOB_RUNNING; /* terminal in the engine, not yet collected: still in flight */
+        svc_stage st = svc_stage_get(s, j->engine_id);
+        if (state == CUZK_JOB_QUEUED && st.synth_started == 0) {
+            k->pending++;
+            sn->queued++;
+        } else if (st.synth_ended < j->num_partitions) {
+            k->synthesizing++;
+            sn->synthesizing++;
+        } else if (st.prove_ended < j->num_partitions) {
+            k->proving++;
+            sn->proving++;
+        } else {
+            k->finishing++;
+            sn->finishing++;
+        }
+    }
+    sn->queued += (uint32_t)s->n_submitting;
+    sn->retained = s->n_retained;
+    sn->completed = s->completed;
+    sn->failed = s->failed;
+    sn->cancelled = s->cancelled;
+    sn->uptime_s = (svc_now_ms() - s->start_ms) / 1e3;
+    pthread_mutex_unlock(&s->mu);
+    if (cuzk_registry_list(s->registry, &sn->srs, &sn->n_srs, &e)) {
+        snapshot_free(sn);
+        return false;
+    }
+    return true;
+}
+
+static char *dup_or_empty(const char *v)
+{
+    char *d = strdup(v);
+    return d ? d : (char *)protobuf_c_empty_string;
+}
+
+cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse *resp)
+{
+    cuzk_rpc_status r = {GRPC_STATUS_OK, ""};
+    snapshot sn;
+    if (!take_snapshot(s, &sn)) {
+        r.code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        snprintf(r.msg, sizeof r.msg, "out of memory for the status snapshot");
+        return r;
+    }
+    size_t nw = sn.es.prover_workers;
+    resp->gpus = calloc(nw + 1, sizeof *resp->gpus);
+    resp->loaded_srs = calloc(sn.n_srs + 1, sizeof *resp->loaded_srs);
+    resp->queues = calloc(sn.n_kinds + 1, sizeof *resp->queues);
+    resp->pipeline = calloc(1, sizeof *resp->pipeline);
+    if (!resp->gpus || !resp->loaded_srs || !resp->queues || !resp->pipeline) {
+        snapshot_free(&sn);
+        cuzk_service_free_status(resp);
+        r.code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+        snprintf(r.msg, sizeof r.msg, "out of memory for the status response");
+        return r;
+    }
+    /* Prover workers of the CPU backend: one entry each (the reference lists GPU workers). */
+    for (size_t i = 0; i < nw; i++) {
+        Cuzk__V1__GPUStatus *g = calloc(1, sizeof *g);
+        if (!g)
+            break;
+        cuzk__v1__gpustatus__init(g);
+        size_t per_device = sn.es.num_devices ? nw / sn.es.num_devices : nw;
+        g->ordinal = (uint32_t)(i / (per_device ? per_device : 1));
+        char name[48];
+        snprintf(name, sizeof name, "cpu (prover worker %zu)", i);
+        g->name = dup_or_empty(name);
+        resp->gpus[resp->n_gpus++] = g;
+    }
+    for (size_t i = 0; i < sn.n_srs; i++) {
+        Cuzk__V1__SRSStatus *e = calloc(1, sizeof *e);
+        if (!e)
+            break;
+        cuzk__v1__srsstatus__init(e);
+        e->circuit_id = dup_or_empty(sn.srs[i].name);
+        e->tier = sn.srs[i].loaded ? CUZK__V1__SRSSTATUS__TIER__HOT : CUZK__V1__SRSSTATUS__TIER__COLD;
+        e->size_bytes = sn.srs[i].size_bytes;
+        e->ref_count = sn.srs[i].ref_count;
+        resp->loaded_srs[resp->n_loaded_srs++] = e;
+    }
+    for (size_t i = 0; i < sn.n_kinds; i++) {
+        Cuzk__V1__QueueStatus *q = calloc(1, sizeof *q);
+        if (!q)
+            break;
+        cuzk__v1__queue_status__init(q);
+        const kind_count *k = &sn.kinds[i];
+        q->proof_kind = dup_or_empty(k->name);
+        q->pending = k->pending;
+        q->in_progress = k->synthesizing + k->proving + k->finishing;
+        q->synthesizing = k->synthesizing;
+        q->proving = k->proving;
+        q->finishing = k->finishing;
+        resp->queues[resp->n_queues++] = q;
+    }
+    resp->total_proofs_completed = sn.completed;
+    resp->total_proofs_failed = sn.failed;
+    resp->uptime_seconds = (uint64_t)sn.uptime_s;
+    resp->pinned_memory_bytes = sn.es.memory_used_bytes;
+    resp->pinned_memory_limit_bytes = sn.es.memory_budget_bytes;
+    Cuzk__V1__PipelineStatus *p = resp->pipeline;
+    cuzk__v1__pipeline_status__init(p);
+    p->jobs_queued = sn.queued;
+    p->jobs_synthesizing = sn.synthesizing;
+    p->jobs_proving = sn.proving;
+    p->jobs_finishing = sn.finishing;
+    p->jobs_retained = sn.retained;
+    p->total_proofs_cancelled = sn.cancelled;
+    const cuzk_counter_value *c = sn.es.counters;
+    p->partitions_synthesizing = (uint64_t)c[CUZK_CTR_SYNTHESIZING].current;
+    p->partitions_awaiting_send = (uint64_t)c[CUZK_CTR_AWAITING_SEND].current;
+    p->partitions_queued = (uint64_t)c[CUZK_CTR_QUEUED].current;
+    p->partitions_proving = (uint64_t)c[CUZK_CTR_PROVING].current;
+    p->partitions_pending_finish = (uint64_t)c[CUZK_CTR_PENDING_FINISH].current;
+    p->permits_held = (uint64_t)c[CUZK_CTR_PERMITS_HELD].current;
+    p->memory_used_bytes = sn.es.memory_used_bytes;
+    p->memory_limit_bytes = sn.es.memory_budget_bytes;
+    snapshot_free(&sn);
+    return r;
+}
+
+void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp)
+{
+    for (size_t i = 0; i < resp->n_gpus; i++) {
+        if (resp->gpus[i]->name != protobuf_c_empty_string)
+            free(resp->gpus[i]->name);
+        free(resp->gpus[i]);
+    }
+    for (size_t i = 0; i < resp->n_loaded_srs; i++) {
+        if (resp->loaded_srs[i]->circuit_id != protobuf_c_empty_string)
+            free(resp->loaded_srs[i]->circuit_id);
+        free(resp->loaded_srs[i]);
+    }
+    for (size_t i = 0; i < resp->n_queues; i++) {
+        if (resp->queues[i]->proof_kind != protobuf_c_empty_string)
+            free(resp->queues[i]->proof_kind);
+        free(resp->queues[i]);
+    }
+    free(resp->gpus);
+    free(resp->loaded_srs);
+    free(resp->queues);
+    free(resp->pipeline);
+    resp->gpus = NULL;
+    resp->loaded_srs = NULL;
+    resp->queues = NULL;
+    resp->pipeline = NULL;
+    resp->n_gpus = resp->n_loaded_srs = resp->n_queues = 0;
+}
+
+static void gauge(FILE *f, const char *name, const char *help, double v)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n%s %.17g\n", name, help, name, name, v);
+}
+
+char *cuzk_service_metrics_text(cuzk_service *s)
+{
+    snapshot sn;
+    if (!take_snapshot(s, &sn))
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snapshot_free(&sn);
+        return NULL;
+    }
+    fprintf(f, "# HELP cuzk_proofs_completed_total Proofs completed.\n# TYPE cuzk_proofs_completed_total counter\n"
+               "cuzk_proofs_completed_total %llu\n", (unsigned long long)sn.completed);
+    fprintf(f, "# HELP cuzk_proofs_failed_total Proofs failed.\n# TYPE cuzk_proofs_failed_total counter\n"
+               "cuzk_proofs_failed_total %llu\n", (unsigned long long)sn.failed);
+    fprintf(f, "# HELP cuzk_proofs_cancelled_total Proofs cancelled.\n# TYPE cuzk_proofs_cancelled_total counter\n"
+               "cuzk_proofs_cancelled_total %llu\n", (unsigned long long)sn.cancelled);
+    gauge(f, "cuzk_uptime_seconds", "Seconds since the daemon started.", sn.uptime_s);
+    gauge(f, "cuzk_queue_depth", "Jobs waiting for their first partition to start.", sn.queued);
+    gauge(f, "cuzk_running_jobs", "Jobs started and not finished.", sn.synthesizing + sn.proving + sn.finishing);
+    gauge(f, "cuzk_gpu_workers", "Prover workers (CPU backend: one device).", sn.es.prover_workers);
+    gauge(f, "cuzk_retained_results", "Finished results kept for AwaitProof.", (double)sn.retained);
+    fprintf(f, "# HELP cuzk_jobs Unfinished jobs by stage of their least advanced partition.\n# TYPE cuzk_jobs gauge\n");
+    fprintf(f, "cuzk_jobs{stage=\"queued\"} %u\ncuzk_jobs{stage=\"synthesizing\"} %u\n", sn.queued, sn.synthesizing);
+    fprintf(f, "cuzk_jobs{stage=\"proving\"} %u\ncuzk_jobs{stage=\"finishing\"} %u\n", sn.proving, sn.finishing);
+    fprintf(f, "# HELP cuzk_pipeline_partitions Partitions (or reserved bytes) in each pipeline stage.\n"
+               "# TYPE cuzk_pipeline_partitions gauge\n");
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
+        fprintf(f, "cuzk_pipeline_partitions{counter=\"%s\"} %lld\n", cuzk_counter_name((cuzk_counter_id)i),
+                (long long)sn.es.counters[i].current);
+    gauge(f, "cuzk_memory_budget_bytes", "Memory budget limit.", (double)sn.es.memory_budget_bytes);
+    gauge(f, "cuzk_memory_used_bytes", "Memory budget in use.", (double)sn.es.memory_used_bytes);
+    fprintf(f, "# HELP cuzk_srs_bytes Parameters resident per circuit.\n# TYPE cuzk_srs_bytes gauge\n");
+    for (size_t i = 0; i < sn.n_srs; i++)
+        fprintf(f, "cuzk_srs_bytes{circuit_id=\"%s\"} %llu\n", sn.srs[i].name, (unsigned long long)sn.srs[i].size_bytes);
+    pthread_mutex_lock(&s->mu);
+    cuzk_metrics_write(&s->metrics, f);
+    pthread_mutex_unlock(&s->mu);
+    snapshot_free(&sn);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+char *cuzk_service_status_json(cuzk_service *s)
+{
+    snapshot sn;
+    if (!take_snapshot(s, &sn))
+        return NULL;
+    const cuzk_engine_status *es = &sn.es;
+    json_t *root = json_object();
+    json_object_set_new(root, "uptime_secs", json_real(sn.uptime_s));
+    json_object_set_new(root, "memory",
+                        json_pack("{s:I,s:I,s:I}", "total_bytes", (json_int_t)es->memory_budget_bytes, "used_bytes",
+                                  (json_int_t)es->memory_used_bytes, "available_bytes",
+                                  (json_int_t)(es->memory_budget_bytes - es->memory_used_bytes)));
+    json_object_set_new(root, "jobs_by_stage",
+                        json_pack("{s:i,s:i,s:i,s:i}", "queued", sn.queued, "synthesizing", sn.synthesizing, "proving",
+                                  sn.proving, "finishing", sn.finishing));
+    json_t *queues = json_array();
+    for (size_t i = 0; i < sn.n_kinds; i++) {
+        const kind_count *k = &sn.kinds[i];
+        json_array_append_new(queues, json_pack("{s:s,s:i,s:i,s:i,s:i}", "proof_kind", k->name, "pending", k->pending,
+                                                "synthesizing", k->synthesizing, "proving", k->proving, "finishing",
+                                                k->finishing));
+    }
+    json_object_set_new(root, "queues", queues);
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < es->num_jobs; i++) {
+        const cuzk_job_status *j = &es->jobs[i];
+        json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:i,s:i,s:i,s:f}", "engine_job_id", (json_int_t)j->job_id,
+                                              "kind", j->kind_name, "priority", cuzk_priority_name(j->priority), "state",
+                                              cuzk_job_state_name(j->state), "partitions", j->num_partitions,
+                                              "partitions_dispatched", j->partitions_dispatched, "partitions_proved",
+                                              j->partitions_proved, "started_secs_ago",
+                                              j->timings.started_at_ms >= 0
+                                                  ? (es->uptime_ms - j->timings.started_at_ms) / 1e3
+                                                  : 0.0));
+    }
+    json_object_set_new(root, "jobs", jobs);
+    json_object_set_new(root, "workers",
+                        json_pack("{s:i,s:i,s:i,s:i,s:i}", "partition_workers", es->partition_workers, "channel_capacity",
+                                  es->channel_capacity, "prover_workers", es->prover_workers, "finalizer_threads",
+                                  es->finalizer_threads, "num_devices", es->num_devices));
+    json_object_set_new(root, "counters",
+                        json_pack("{s:I,s:I,s:I,s:I,s:i}", "total_completed", (json_int_t)sn.completed, "total_failed",
+                                  (json_int_t)sn.failed, "total_cancelled", (json_int_t)sn.cancelled, "retained_results",
+                                  (json_int_t)sn.retained, "queue_depth", sn.queued));
+    json_t *bufs = json_object();
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
+        json_object_set_new(bufs, cuzk_counter_name((cuzk_counter_id)i),
+                            json_pack("{s:I,s:I,s:I}", "current", (json_int_t)es->counters[i].current, "peak",
+                                      (json_int_t)es->counters[i].peak, "low", (json_int_t)es->counters[i].low));
+    json_object_set_new(root, "buffers", bufs);
+    json_t *srs = json_array();
+    for (size_t i = 0; i < sn.n_srs; i++)
+        json_array_append_new(srs, json_pack("{s:s,s:s,s:I,s:i,s:f,s:b}", "circuit_id", sn.srs[i].name, "tier",
+                                             sn.srs[i].loaded ? "hot" : "cold", "bytes", (json_int_t)sn.srs[i].size_bytes,
+                                             "ref_count", sn.srs[i].ref_count, "last_used_secs_ago", sn.srs[i].idle_ms / 1e3,
+                                             "evictable", sn.srs[i].loaded && sn.srs[i].ref_count == 0));
+    json_object_set_new(root, "allocations", json_pack("{s:o}", "srs", srs));
+    snapshot_free(&sn);
+    char *text = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return text;
+}

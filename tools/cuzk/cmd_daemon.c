@@ -1,0 +1,43 @@
+/* `cuzk daemon`: run the proving daemon (src/server/daemon.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "server/daemon.h"
+
+static const char USAGE[] =
+    "usage: cuzk daemon [--config FILE] [--listen ADDR] [--status-listen ADDR] [--log-level L]\n"
+    "\n"
+    "  -c, --config FILE        TOML config (default /data/zk/cuzk.toml; missing = defaults)\n"
+    "  -l, --listen ADDR        gRPC address: unix:///path.sock or IP:port (overrides daemon.listen)\n"
+    "      --status-listen ADDR HTTP /status, /metrics, /healthz on IP:port (overrides daemon.status_listen)\n"
+    "      --log-level L        error, warn, info or debug (overrides logging.level)\n"
+    "\n"
+    "SIGTERM/SIGINT: finish running jobs within daemon.shutdown_grace, cancel the rest, exit 0.\n";
+
+int cmd_daemon(int argc, char **argv)
+{
+    cuzk_daemon_args a = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char **dst = !strcmp(o, "-c") || !strcmp(o, "--config")     ? &a.config_path
+                           : !strcmp(o, "-l") || !strcmp(o, "--listen")    ? &a.listen
+                           : !strcmp(o, "--status-listen")                 ? &a.status_listen
+                           : !strcmp(o, "--log-level")                     ? &a.log_level
+                                                                           : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            fputs(USAGE, stdout);
+            return CLI_OK;
+        }
+        if (!dst) {
+            fprintf(stderr, "cuzk daemon: unknown option '%s'\n%s", o, USAGE);
+            return CLI_ERROR;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "cuzk daemon: %s needs a value\n%s", o, USAGE);
+            return CLI_ERROR;
+        }
+        *dst = argv[++i];
+    }
+    return cuzk_daemon_run(&a);
+}
