@@ -137,6 +137,50 @@ static int term_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+#define MERGE_STACK_TERMS 1024
+
+/* Stable bottom-up natural merge sort of t[0..n) by var: long LCs are concatenations of a
+ * few ascending runs (sums of words' bits), so this does about n log(runs) moves without
+ * comparator calls. Falls back to qsort when n exceeds the stack scratch and malloc fails. */
+static void sort_terms(cs_term *t, uint32_t n)
+{
+    cs_term stack[MERGE_STACK_TERMS], *tmp = n <= MERGE_STACK_TERMS ? stack : malloc((size_t)n * sizeof *tmp);
+    if (!tmp) {
+        qsort(t, n, sizeof *t, term_cmp);
+        return;
+    }
+    cs_term *src = t, *dst = tmp;
+    for (;;) {
+        uint32_t runs = 0, i = 0;
+        while (i < n) {
+            uint32_t a = i, m = i + 1;
+            while (m < n && src[m - 1].var <= src[m].var)
+                m++;
+            uint32_t b = m, e = m < n ? m + 1 : n;
+            while (e < n && src[e - 1].var <= src[e].var)
+                e++;
+            uint32_t k = a;
+            while (a < m && b < e)
+                dst[k++] = src[b].var < src[a].var ? src[b++] : src[a++];
+            while (a < m)
+                dst[k++] = src[a++];
+            while (b < e)
+                dst[k++] = src[b++];
+            i = e;
+            runs++;
+        }
+        cs_term *x = src;
+        src = dst;
+        dst = x;
+        if (runs <= 1)
+            break;
+    }
+    if (src != t)
+        memcpy(t, src, (size_t)n * sizeof *t);
+    if (tmp != stack)
+        free(tmp);
+}
+
 void cs_lc_normalize(cs_lc *lc)
 {
     if (lc->normal)
@@ -154,14 +198,20 @@ void cs_lc_normalize(cs_lc *lc)
             t[j] = x;
         }
     } else {
-        qsort(t, n, sizeof *t, term_cmp);
+        /* long LCs (MultiEq batches, packed bit sums) are mostly built in variable order */
+        uint32_t i = 1;
+        while (i < n && t[i - 1].var <= t[i].var)
+            i++;
+        if (i < n)
+            sort_terms(t, n);
     }
     uint32_t out = 0;
     for (uint32_t i = 0; i < n;) {
         cs_term acc = t[i++];
         while (i < n && t[i].var == acc.var)
             fr_add(&acc.coeff, &acc.coeff, &t[i++].coeff);
-        if (!fr_is_zero(&acc.coeff))
+        const uint64_t *l = acc.coeff.l;
+        if (l[0] | l[1] | l[2] | l[3])
             t[out++] = acc;
     }
     lc->n = out;
