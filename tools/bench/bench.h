@@ -8,6 +8,8 @@
 int bench_micro(int argc, char **argv);
 int bench_batch(int argc, char **argv);
 int bench_vs_snarkjs(int argc, char **argv);
+/* --addr ADDR <single|batch|status|preload|metrics>: argv[0] = "--addr" (tools/bench/client.c). */
+int bench_client(int argc, char **argv);
 int bench_synth(int argc, char **argv);
 
 /* Monotonic clock in seconds. */

@@ -17,7 +17,10 @@ static const char USAGE[] =
     "                                  check, record, SpMV) on chained SHA-256 compressions\n"
     "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
     "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
-    "                                  same inputs in one run and print the ratio\n";
+    "                                  same inputs in one run and print the ratio\n"
+    "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
+    "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
+    "                                  through a running daemon's gRPC API\n";
 
 double bench_now(void)
 {
@@ -49,6 +52,8 @@ uint64_t bench_rand64(uint64_t *s)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "--addr") || !strcmp(argv[1], "-a")))
+        return bench_client(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "micro"))
         return bench_micro(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "batch"))

@@ -1,0 +1,330 @@
+/* cuzk-bench --addr ADDR <single|batch|status|preload|metrics>: measure a running daemon
+ * through its real gRPC API (proto/cuzk/v1/proving.proto; reference §6.2), using the gRPC C
+ * core client API and protobuf-c. Proofs use the built-in synthetic circuits
+ * (ProofKind CIRCUIT, circuit "synthetic-<k>"), since the Filecoin kinds are not served yet. */
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cuzk/v1/proving.pb-c.h"
+
+static const char USAGE[] =
+    "usage: cuzk-bench --addr ADDR <command> [options]\n"
+    "  ADDR: unix:///path.sock or host:port (http:// prefix accepted)\n"
+    "commands:\n"
+    "  single  [--circuit synthetic-10] [--partitions N] [--seed N] [--priority 0-4]\n"
+    "  batch   [--circuit ...] [--partitions N] [-c|--count 3] [-j|--concurrency 1]\n"
+    "  status                        GetStatus\n"
+    "  preload -c|--circuit-id ID    PreloadSRS\n"
+    "  metrics                       GetMetrics (Prometheus text)\n";
+
+typedef struct {
+    grpc_channel *ch;
+} client;
+
+/* One unary call: request `req`, response unpacked with `desc` into *out (free with
+ * protobuf_c_message_free_unpacked). Returns the gRPC status; details into msg. */
+static grpc_status_code unary(client *c, const char *method, const ProtobufCMessage *req,
+                              const ProtobufCMessageDescriptor *desc, ProtobufCMessage **out, char *msg, size_t cap)
+{
+    *out = NULL;
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
+    grpc_slice m = grpc_slice_from_copied_string(method);
+    grpc_call *call = grpc_channel_create_call(c->ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, m, NULL,
+                                               gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    grpc_slice_unref(m);
+    size_t n = protobuf_c_message_get_packed_size(req);
+    uint8_t *buf = malloc(n ? n : 1);
+    protobuf_c_message_pack(req, buf);
+    grpc_slice sl = grpc_slice_new(buf, n, free);
+    grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&sl, 1);
+    grpc_slice_unref(sl);
+    grpc_metadata_array init_md, trail_md;
+    grpc_metadata_array_init(&init_md);
+    grpc_metadata_array_init(&trail_md);
+    grpc_byte_buffer *recv = NULL;
+    grpc_status_code status = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+    grpc_op ops[6];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = send;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &init_md;
+    ops[4].op = GRPC_OP_RECV_MESSAGE;
+    ops[4].data.recv_message.recv_message = &recv;
+    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[5].data.recv_status_on_client.trailing_metadata = &trail_md;
+    ops[5].data.recv_status_on_client.status = &status;
+    ops[5].data.recv_status_on_client.status_details = &details;
+    int tag;
+    if (grpc_call_start_batch(call, ops, 6, &tag, NULL) == GRPC_CALL_OK)
+        grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    snprintf(msg, cap, "%.*s", (int)GRPC_SLICE_LENGTH(details), (const char *)GRPC_SLICE_START_PTR(details));
+    if (status == GRPC_STATUS_OK && recv) {
+        grpc_byte_buffer_reader rd;
+        grpc_byte_buffer_reader_init(&rd, recv);
+        grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
+        grpc_byte_buffer_reader_destroy(&rd);
+        *out = protobuf_c_message_unpack(desc, NULL, GRPC_SLICE_LENGTH(all), GRPC_SLICE_START_PTR(all));
+        grpc_slice_unref(all);
+        if (!*out) {
+            status = GRPC_STATUS_INTERNAL;
+            snprintf(msg, cap, "undecodable response");
+        }
+    }
+    if (recv)
+        grpc_byte_buffer_destroy(recv);
+    grpc_byte_buffer_destroy(send);
+    grpc_slice_unref(details);
+    grpc_metadata_array_destroy(&init_md);
+    grpc_metadata_array_destroy(&trail_md);
+    grpc_call_unref(call);
+    grpc_completion_queue_shutdown(cq);
+    grpc_completion_queue_destroy(cq);
+    return status;
+}
+
+typedef struct {
+    const char *circuit;
+    uint32_t partitions;
+    uint64_t seed;
+    int priority;
+} proof_opts;
+
+typedef struct {
+    bool ok;
+    double wall_s;
+    uint64_t prove_ms, queue_ms, total_ms, synth_ms;
+    uint32_t verified;
+    size_t proof_len;
+    char error[256];
+} proof_result;
+
+static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_result *r)
+{
+    Cuzk__V1__CircuitInput ci = CUZK__V1__CIRCUIT_INPUT__INIT;
+    ci.name = (char *)o->circuit;
+    ci.seed = seed;
+    ci.partitions = o->partitions;
+    Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    sub.proof_kind = CUZK__V1__PROOF_KIND__CIRCUIT;
+    sub.priority = (Cuzk__V1__Priority)o->priority;
+    sub.circuit = &ci;
+    Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
+    req.submit = &sub;
+    ProtobufCMessage *resp;
+    memset(r, 0, sizeof *r);
+    double t0 = bench_now();
+    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/Prove", &req.base, &cuzk__v1__prove_response__descriptor,
+                                &resp, r->error, sizeof r->error);
+    r->wall_s = bench_now() - t0;
+    if (st != GRPC_STATUS_OK)
+        return;
+    const Cuzk__V1__AwaitProofResponse *a = ((Cuzk__V1__ProveResponse *)resp)->result;
+    if (a) {
+        r->ok = a->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        r->prove_ms = a->gpu_compute_ms;
+        r->queue_ms = a->queue_wait_ms;
+        r->total_ms = a->total_ms;
+        r->synth_ms = a->synthesis_ms;
+        r->verified = a->verified_partitions;
+        r->proof_len = a->proof.len;
+        snprintf(r->error, sizeof r->error, "%s", a->error_message ? a->error_message : "");
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+}
+
+typedef struct {
+    client *c;
+    const proof_opts *o;
+    proof_result *res;
+    int count;
+    int next;
+    pthread_mutex_t mu;
+} batch_ctx;
+
+static void *batch_worker(void *arg)
+{
+    batch_ctx *b = arg;
+    for (;;) {
+        pthread_mutex_lock(&b->mu);
+        int i = b->next < b->count ? b->next++ : -1;
+        pthread_mutex_unlock(&b->mu);
+        if (i < 0)
+            return NULL;
+        prove_one(b->c, b->o, b->o->seed + (uint64_t)i * 1000, &b->res[i]);
+        proof_result *r = &b->res[i];
+        printf("[%d/%d] %s - %.2fs (prove=%" PRIu64 " ms, queue=%" PRIu64 " ms)%s%s\n", i + 1, b->count,
+               r->ok ? "COMPLETED" : "FAILED", r->wall_s, r->prove_ms, r->queue_ms, r->ok ? "" : ": ", r->ok ? "" : r->error);
+    }
+}
+
+static int simple(client *c, const char *cmd, const char *circuit_id)
+{
+    char msg[512];
+    ProtobufCMessage *resp;
+    grpc_status_code st;
+    if (!strcmp(cmd, "status")) {
+        Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
+        st = unary(c, "/cuzk.v1.ProvingEngine/GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor, &resp,
+                   msg, sizeof msg);
+        if (st == GRPC_STATUS_OK) {
+            const Cuzk__V1__GetStatusResponse *s = (void *)resp;
+            printf("uptime: %" PRIu64 " s\ncompleted: %" PRIu64 "\nfailed: %" PRIu64 "\nmemory: %" PRIu64 " / %" PRIu64
+                   " bytes\n", s->uptime_seconds, s->total_proofs_completed, s->total_proofs_failed,
+                   s->pinned_memory_bytes, s->pinned_memory_limit_bytes);
+            for (size_t i = 0; i < s->n_gpus; i++)
+                printf("worker %u: %s\n", s->gpus[i]->ordinal, s->gpus[i]->name);
+            for (size_t i = 0; i < s->n_loaded_srs; i++)
+                printf("srs %s: tier %d, %" PRIu64 " bytes, refs %u\n", s->loaded_srs[i]->circuit_id,
+                       s->loaded_srs[i]->tier, s->loaded_srs[i]->size_bytes, s->loaded_srs[i]->ref_count);
+            for (size_t i = 0; i < s->n_queues; i++)
+                printf("queue %s: pending %u, in progress %u (synthesizing %u, proving %u, finishing %u)\n",
+                       s->queues[i]->proof_kind, s->queues[i]->pending, s->queues[i]->in_progress,
+                       s->queues[i]->synthesizing, s->queues[i]->proving, s->queues[i]->finishing);
+            if (s->pipeline)
+                printf("jobs: queued %u, synthesizing %u, proving %u, finishing %u, retained %" PRIu64 "\n",
+                       s->pipeline->jobs_queued, s->pipeline->jobs_synthesizing, s->pipeline->jobs_proving,
+                       s->pipeline->jobs_finishing, s->pipeline->jobs_retained);
+        }
+    } else if (!strcmp(cmd, "metrics")) {
+        Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
+        st = unary(c, "/cuzk.v1.ProvingEngine/GetMetrics", &req.base, &cuzk__v1__get_metrics_response__descriptor,
+                   &resp, msg, sizeof msg);
+        if (st == GRPC_STATUS_OK)
+            fputs(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, stdout);
+    } else {
+        Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+        req.circuit_id = (char *)circuit_id;
+        st = unary(c, "/cuzk.v1.ProvingEngine/PreloadSRS", &req.base, &cuzk__v1__preload_srs_response__descriptor,
+                   &resp, msg, sizeof msg);
+        if (st == GRPC_STATUS_OK) {
+            const Cuzk__V1__PreloadSrsResponse *p = (void *)resp;
+            if (p->already_loaded)
+                printf("%s: already loaded\n", circuit_id);
+            else
+                printf("%s: loaded in %" PRIu64 " ms\n", circuit_id, p->load_time_ms);
+        }
+    }
+    if (st != GRPC_STATUS_OK) {
+        fprintf(stderr, "cuzk-bench %s: gRPC status %d: %s\n", cmd, st, msg);
+        return 1;
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return 0;
+}
+
+int bench_client(int argc, char **argv)
+{
+    if (argc < 3) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    const char *addr = argv[1];
+    if (!strncmp(addr, "http://", 7))
+        addr += 7;
+    const char *cmd = argv[2];
+    proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1};
+    int count = 3, conc = 1;
+    const char *circuit_id = NULL;
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "cuzk-bench: %s needs a value\n%s", a, USAGE);
+            return 2;
+        }
+        if (!strcmp(a, "--circuit"))
+            o.circuit = v;
+        else if (!strcmp(a, "--partitions"))
+            o.partitions = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--seed"))
+            o.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--priority"))
+            o.priority = atoi(v);
+        else if (!strcmp(a, "-c") || !strcmp(a, "--count") || !strcmp(a, "--circuit-id")) {
+            if (!strcmp(cmd, "preload"))
+                circuit_id = v;
+            else
+                count = atoi(v);
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency"))
+            conc = atoi(v);
+        else {
+            fprintf(stderr, "cuzk-bench: unknown option %s\n%s", a, USAGE);
+            return 2;
+        }
+        i++;
+    }
+    bool known = !strcmp(cmd, "single") || !strcmp(cmd, "batch") || !strcmp(cmd, "status") ||
+                 !strcmp(cmd, "metrics") || !strcmp(cmd, "preload");
+    if (!known || (!strcmp(cmd, "preload") && !circuit_id) || count < 1 || conc < 1) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    grpc_init();
+    grpc_arg cargs[2] = {
+        {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, .value.integer = 256 << 20},
+        {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, .value.integer = 256 << 20},
+    };
+    grpc_channel_args chargs = {.num_args = 2, .args = cargs};
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    client c = {.ch = grpc_channel_create(addr, creds, &chargs)};
+    grpc_channel_credentials_release(creds);
+    int rc = 0;
+    if (!strcmp(cmd, "single")) {
+        proof_result r;
+        prove_one(&c, &o, o.seed, &r);
+        printf("status: %s\n", r.ok ? "COMPLETED" : "FAILED");
+        if (r.ok)
+            printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth %" PRIu64 " ms, prove %" PRIu64
+                   " ms, client wall %.0f ms, proof %zu bytes, %u partition(s) verified by the daemon\n",
+                   r.total_ms, r.queue_ms, r.synth_ms, r.prove_ms, r.wall_s * 1e3, r.proof_len, r.verified);
+        else
+            printf("error: %s\n", r.error);
+        rc = r.ok ? 0 : 1;
+    } else if (!strcmp(cmd, "batch")) {
+        proof_result *res = calloc((size_t)count, sizeof *res);
+        batch_ctx b = {.c = &c, .o = &o, .res = res, .count = count};
+        pthread_mutex_init(&b.mu, NULL);
+        pthread_t *th = calloc((size_t)conc, sizeof *th);
+        double t0 = bench_now();
+        for (int i = 0; i < conc; i++)
+            pthread_create(&th[i], NULL, batch_worker, &b);
+        for (int i = 0; i < conc; i++)
+            pthread_join(th[i], NULL);
+        double wall = bench_now() - t0;
+        int done = 0;
+        double sum = 0, mn = 1e300, mx = 0;
+        for (int i = 0; i < count; i++)
+            if (res[i].ok) {
+                done++;
+                sum += res[i].wall_s;
+                mn = res[i].wall_s < mn ? res[i].wall_s : mn;
+                mx = res[i].wall_s > mx ? res[i].wall_s : mx;
+            }
+        printf("total %.2f s, completed %d, failed %d\n", wall, done, count - done);
+        if (done)
+            printf("wall avg %.3f s, min %.3f s, max %.3f s; throughput %.1f proofs/min, %.3f s/proof\n", sum / done,
+                   mn, mx, done * 60.0 / wall, wall / done);
+        rc = done == count ? 0 : 1;
+        pthread_mutex_destroy(&b.mu);
+        free(th);
+        free(res);
+    } else {
+        rc = simple(&c, cmd, circuit_id);
+    }
+    grpc_channel_destroy(c.ch);
+    grpc_shutdown();
+    return rc;
+}
