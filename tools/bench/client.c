@@ -239,7 +239,7 @@ int bench_client(int argc, char **argv)
     proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1};
     int count = 3, conc = 1;
     const char *circuit_id = NULL;
-    for (int i = 3; i < argc; i++) {
+    for (int i = 3; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "cuzk-bench: %s needs a value\n%s", a, USAGE);
@@ -264,7 +264,6 @@ int bench_client(int argc, char **argv)
             fprintf(stderr, "cuzk-bench: unknown option %s\n%s", a, USAGE);
             return 2;
         }
-        i++;
     }
     bool known = !strcmp(cmd, "single") || !strcmp(cmd, "batch") || !strcmp(cmd, "status") ||
                  !strcmp(cmd, "metrics") || !strcmp(cmd, "preload");
