@@ -10,7 +10,7 @@
  * reset. This is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with threads
  * executing whole units. Bucket arrays beyond CACHE_BYTES cost CACHE_PENALTY more per
  * addition for every doubling of their size (random bucket accesses leave L2; fitted to
- * G1 runs at 2^16..2^18 with c = 12..15).
+ * G1 runs at 2^16..2^18 with c = 12..15 on a 1 MiB L2).
  */
 #include <unistd.h>
 
@@ -22,7 +22,7 @@
 #define COST_JACOBIAN_ADD 15.0
 #define COST_REDUCE 27.0
 #define COST_UNIT_FIXED 1200.0
-#define CACHE_BYTES (256.0 * 1024)
+#define CACHE_BYTES (512.0 * 1024)
 #define CACHE_PENALTY 1.0
 /* Automatic planning stays at or below this window so one thread's buckets
  * (2^(c-1) affine points plus overflow accumulators) stay cache-sized. */
