@@ -1,13 +1,8 @@
 #include "cs/iden3_bin.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define HEADER_BYTES 12u  /* magic, version, n_sections */
 #define SECTION_HEAD 12u  /* type, size */
@@ -98,46 +93,6 @@ cuzk_status iden3_bin_section(const iden3_bin *b, uint32_t type, int required, c
         return cuzk_fail(err, CUZK_E_FORMAT, "%s: section %u (%s) is missing", what, type, name);
     *out = found;
     return CUZK_OK;
-}
-
-cuzk_status iden3_file_map(iden3_file *f, const char *path, cuzk_error *err)
-{
-    f->data = NULL;
-    f->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cuzk_fail(err, CUZK_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return cuzk_fail(err, CUZK_E_IO, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cuzk_fail(err, CUZK_E_IO, "%s: not a regular file", path);
-    }
-    if (st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            return cuzk_fail(err, CUZK_E_IO, "%s: cannot map %lld bytes: %s", path,
-                             (long long)st.st_size, strerror(e));
-        }
-        f->data = p;
-        f->len = (size_t)st.st_size;
-    }
-    close(fd);
-    return CUZK_OK;
-}
-
-void iden3_file_unmap(iden3_file *f)
-{
-    if (f->data)
-        munmap((void *)f->data, f->len);
-    f->data = NULL;
-    f->len = 0;
 }
 
 /* Known primes, big-endian hex without leading zeros. */

@@ -7,8 +7,9 @@
  *   n_sections times: u32 type  u64 size  size bytes of payload
  *
  * Sections may appear in any order. This module only splits a buffer into sections and
- * checks that they tile the buffer exactly; the file-specific readers interpret them.
- * Also here: read-only mapping of a whole file and little-endian field readers.
+ * checks that they tile the buffer exactly; the file-specific readers interpret them
+ * (files are mapped with cuzk_file_map, common/file_io.h). Also here: little-endian field
+ * readers.
  *
  * Thread-safety: every function works on caller-owned data only.
  */
@@ -46,17 +47,6 @@ void iden3_bin_free(iden3_bin *b);
  * required. `name` names the section in messages. */
 cuzk_status iden3_bin_section(const iden3_bin *b, uint32_t type, int required, const char *what,
                               const char *name, const iden3_section **out, cuzk_error *err);
-
-/* A whole file mapped read-only (len may be 0, then data is NULL). */
-typedef struct {
-    const uint8_t *data;
-    size_t len;
-} iden3_file;
-
-/* Map `path` read-only. Errors: CUZK_E_IO (open/stat/mmap failed; message has the path and
- * strerror). Unmap with iden3_file_unmap. */
-cuzk_status iden3_file_map(iden3_file *f, const char *path, cuzk_error *err);
-void iden3_file_unmap(iden3_file *f);
 
 static inline uint32_t iden3_le32(const uint8_t *p)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file_io.h"
 #include "cs/iden3_bin.h"
 
 #define WHAT "wtns"
@@ -84,12 +85,12 @@ cuzk_status wtns_read_mem(wtns_t *out, const uint8_t *buf, size_t len, cuzk_erro
 cuzk_status wtns_read_file(wtns_t *out, const char *path, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    iden3_file f;
-    cuzk_status st = iden3_file_map(&f, path, err);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_file_map(&f, path, err);
     if (st != CUZK_OK)
         return st;
     st = wtns_read_mem(out, f.data, f.len, err);
-    iden3_file_unmap(&f);
+    cuzk_file_unmap(&f);
     if (st != CUZK_OK)
         iden3_error_prefix(err, path);
     return st;

@@ -117,7 +117,7 @@ cuzk_status bp_params_open_mem(bp_params_t *p, const uint8_t *buf, size_t len, u
                                cuzk_error *err);
 
 /* bp_params_open_mem over a private read-only mmap of `path`; messages prefixed with the
- * path. Extra error: CUZK_E_IO (open/fstat/mmap, empty file). */
+ * path. Extra errors: CUZK_E_IO (open/fstat/mmap), CUZK_E_FORMAT (empty file). */
 cuzk_status bp_params_open(bp_params_t *p, const char *path, unsigned flags, cuzk_error *err);
 
 /* Unmap (if mapped) and free the vk; zeroes *p. NULL is a no-op. */

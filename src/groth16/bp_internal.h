@@ -1,10 +1,8 @@
 /* Private to the bellperson format files (bp_point.c, vk_io.c, params_read.c,
- * params_write.c, bp_proofs.c): point decoding with located error messages, big-endian
- * u32 helpers and the atomic file writer. Format: bellperson_params.h. */
+ * params_write.c, bp_proofs.c): point decoding with located error messages and big-endian
+ * u32 helpers. Format: bellperson_params.h. */
 #ifndef CUZK_GROTH16_BP_INTERNAL_H
 #define CUZK_GROTH16_BP_INTERNAL_H
-
-#include <stdio.h>
 
 #include "groth16/bellperson_params.h"
 
@@ -40,15 +38,5 @@ static inline void bp_put_be32(uint8_t *b, uint32_t v)
  * caller checked that 868 + 96 n_ic bytes are present). ic is malloc'ed into vk->ic. */
 cuzk_status bp_vk_decode(groth16_vk_t *vk, const uint8_t *buf, uint32_t n_ic, bool check, const char *file,
                          cuzk_error *err);
-
-/* Write `size` bytes produced by emit(f, ctx) to `path` atomically: temporary file
- * "<path>.tmp.XXXXXX" in the same directory, fsync, rename, fsync of the directory.
- * emit returns 0 or an errno. Errors: CUZK_E_IO (path, strerror), CUZK_E_NOMEM. */
-cuzk_status bp_write_atomic(const char *path, int (*emit)(FILE *f, const void *ctx), const void *ctx,
-                            cuzk_error *err);
-
-/* Map `path` read-only (MAP_PRIVATE). Errors: CUZK_E_IO (open/fstat/mmap with strerror;
- * an empty file is reported as such). Unmap with munmap(*buf, *len). */
-cuzk_status bp_map_file(const char *path, const uint8_t **buf, uint64_t *len, cuzk_error *err);
 
 #endif

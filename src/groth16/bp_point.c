@@ -1,6 +1,7 @@
 /* Located decoding of uncompressed G1/G2 points (ZCash format, filecoin-circuits.md §2.1)
  * for the bellperson file readers; contract in bp_internal.h. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "groth16/bp_internal.h"

@@ -4,9 +4,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/file_io.h"
 #include "groth16/bp_internal.h"
 
 static const char *const SECTION_NAMES[BP_SEC_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
@@ -129,15 +129,14 @@ cuzk_status bp_params_open_mem(bp_params_t *p, const uint8_t *buf, size_t len, u
 cuzk_status bp_params_open(bp_params_t *p, const char *path, unsigned flags, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
-    const uint8_t *buf;
-    uint64_t len;
-    cuzk_status st = bp_map_file(path, &buf, &len, err);
+    cuzk_mapped_file m;
+    cuzk_status st = cuzk_file_map(&m, path, err);
     if (st)
         return st;
     cuzk_error e = {0};
-    st = bp_params_open_mem(p, buf, (size_t)len, flags, &e);
+    st = bp_params_open_mem(p, m.data, m.len, flags, &e);
     if (st) {
-        munmap((void *)buf, (size_t)len);
+        cuzk_file_unmap(&m);
         return cuzk_fail(err, st, "%s: %s", path, e.msg);
     }
     p->mapped = true;
@@ -149,7 +148,7 @@ void bp_params_close(bp_params_t *p)
     if (!p)
         return;
     if (p->mapped)
-        munmap((void *)p->buf, (size_t)p->len);
+        cuzk_file_unmap(&(cuzk_mapped_file){p->buf, (size_t)p->len});
     bp_vk_free(&p->vk);
     memset(p, 0, sizeof *p);
 }

@@ -1,8 +1,10 @@
 /* bellperson .params writer (format: bellperson_params.h, filecoin-circuits.md §2.3). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file_io.h"
 #include "groth16/bp_internal.h"
 
 uint64_t bp_params_size(const groth16_params_t *pk)
@@ -69,5 +71,5 @@ cuzk_status bp_params_write_file(const groth16_params_t *pk, const char *path, c
         if (counts[i] > UINT32_MAX)
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: a count (%zu) does not fit the u32 of the format", path,
                              counts[i]);
-    return bp_write_atomic(path, emit_params, pk, err);
+    return cuzk_write_atomic(path, emit_params, pk, err);
 }

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/decimal.h"
+#include "common/file_io.h"
 
 /* ---- writing ---- */
 
@@ -52,37 +52,20 @@ static json_t *fp6_json(const fp6_t *a)
     return json_pack("[ooo]", fp2_json(&a->c0), fp2_json(&a->c1), fp2_json(&a->c2));
 }
 
-/* Write j to path atomically; steals j. */
+/* cuzk_write_atomic callback: the json_t ctx, indented one space, and a final newline. */
+static int emit_json(FILE *f, const void *ctx)
+{
+    if (json_dumpf(ctx, f, JSON_INDENT(1)) != 0 || fputc('\n', f) == EOF)
+        return errno ? errno : EIO;
+    return 0;
+}
+
+/* Write j to path atomically; steals j (NULL: a failed json_pack, reported as NOMEM). */
 static cuzk_status write_json(const char *path, json_t *j, cuzk_error *err)
 {
     if (!j)
         return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory building JSON", path);
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) {
-        json_decref(j);
-        return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
-    }
-    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    cuzk_status st = CUZK_OK;
-    if (fd < 0) {
-        st = cuzk_fail(err, CUZK_E_IO, "%s: cannot create temporary file: %s", path, strerror(errno));
-    } else {
-        FILE *f = fdopen(fd, "w");
-        int bad = !f || json_dumpf(j, f, JSON_INDENT(1)) != 0 || fputc('\n', f) == EOF || fflush(f) != 0 ||
-                  fsync(fileno(f)) != 0;
-        int saved = errno;
-        if (f)
-            fclose(f);
-        else
-            close(fd);
-        if (bad || rename(tmp, path) != 0) {
-            st = cuzk_fail(err, CUZK_E_IO, "%s: write failed: %s", path, strerror(bad ? saved : errno));
-            unlink(tmp);
-        }
-    }
-    free(tmp);
+    cuzk_status st = cuzk_write_atomic(path, emit_json, j, err);
     json_decref(j);
     return st;
 }
@@ -231,19 +214,32 @@ static cuzk_status check_tags(ctx_t *c, json_t *j)
     return CUZK_OK;
 }
 
+/* load() for the object files (proof, vk): the top level must be an object whose optional
+ * "protocol" / "curve" tags are groth16 / bls12381. On error nothing is left to free. */
+static cuzk_status load_object(ctx_t *c, json_t **out)
+{
+    cuzk_status st = load(c, out);
+    if (st)
+        return st;
+    if (!json_is_object(*out))
+        st = bad(c, CUZK_E_FORMAT, "(top level)", "expected an object");
+    if (!st)
+        st = check_tags(c, *out);
+    if (st) {
+        json_decref(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 cuzk_status snarkjs_read_proof(const char *path, groth16_proof_t *proof, cuzk_error *err)
 {
     ctx_t c = {path, err};
     json_t *j;
-    cuzk_status st = load(&c, &j);
+    cuzk_status st = load_object(&c, &j);
     if (st)
         return st;
-    if (!json_is_object(j))
-        st = bad(&c, CUZK_E_FORMAT, "(top level)", "expected an object");
-    if (!st)
-        st = check_tags(&c, j);
-    if (!st)
-        st = parse_g1(&c, &proof->a, json_object_get(j, "pi_a"), "pi_a");
+    st = parse_g1(&c, &proof->a, json_object_get(j, "pi_a"), "pi_a");
     if (!st)
         st = parse_g2(&c, &proof->b, json_object_get(j, "pi_b"), "pi_b");
     if (!st)
@@ -291,15 +287,10 @@ cuzk_status snarkjs_read_vk(const char *path, groth16_vk_t *vk, cuzk_error *err)
     ctx_t c = {path, err};
     json_t *j;
     memset(vk, 0, sizeof *vk);
-    cuzk_status st = load(&c, &j);
+    cuzk_status st = load_object(&c, &j);
     if (st)
         return st;
-    if (!json_is_object(j))
-        st = bad(&c, CUZK_E_FORMAT, "(top level)", "expected an object");
-    if (!st)
-        st = check_tags(&c, j);
-    if (!st)
-        st = parse_g1(&c, &vk->alpha_g1, json_object_get(j, "vk_alpha_1"), "vk_alpha_1");
+    st = parse_g1(&c, &vk->alpha_g1, json_object_get(j, "vk_alpha_1"), "vk_alpha_1");
     if (!st)
         st = parse_g2(&c, &vk->beta_g2, json_object_get(j, "vk_beta_2"), "vk_beta_2");
     if (!st)

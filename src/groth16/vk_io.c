@@ -1,10 +1,11 @@
 /* bellperson .vk reader/encoder/writer (filecoin-circuits.md §2.2); contracts in
  * bellperson_params.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "common/file_io.h"
 #include "groth16/bp_internal.h"
 
 cuzk_status bp_vk_decode(groth16_vk_t *vk, const uint8_t *buf, uint32_t n_ic, bool check, const char *file,
@@ -76,14 +77,13 @@ cuzk_status bp_vk_read_mem(groth16_vk_t *vk, const uint8_t *buf, size_t len, uns
 cuzk_status bp_vk_read_file(groth16_vk_t *vk, const char *path, unsigned flags, cuzk_error *err)
 {
     memset(vk, 0, sizeof *vk);
-    const uint8_t *buf;
-    uint64_t len;
-    cuzk_status st = bp_map_file(path, &buf, &len, err);
+    cuzk_mapped_file m;
+    cuzk_status st = cuzk_file_map(&m, path, err);
     if (st)
         return st;
     cuzk_error e = {0};
-    st = bp_vk_read_mem(vk, buf, (size_t)len, flags, &e);
-    munmap((void *)buf, (size_t)len);
+    st = bp_vk_read_mem(vk, m.data, m.len, flags, &e);
+    cuzk_file_unmap(&m);
     if (st)
         return cuzk_fail(err, st, "%s: %s", path, e.msg);
     return CUZK_OK;
@@ -129,5 +129,5 @@ cuzk_status bp_vk_write_file(const groth16_vk_t *vk, const char *path, cuzk_erro
 {
     if (vk->n_ic == 0 || vk->n_ic > UINT32_MAX)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: vk n_ic = %zu is not in 1 .. 2^32 - 1", path, vk->n_ic);
-    return bp_write_atomic(path, emit_vk, vk, err);
+    return cuzk_write_atomic(path, emit_vk, vk, err);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file_io.h"
 #include "cs/iden3_bin.h"
 #include "groth16/zkey_internal.h"
 
@@ -349,12 +350,12 @@ cuzk_status zkey_read_mem(zkey_t *out, const uint8_t *buf, size_t len, unsigned 
 cuzk_status zkey_read_file(zkey_t *out, const char *path, unsigned flags, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    iden3_file f;
-    cuzk_status st = iden3_file_map(&f, path, err);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_file_map(&f, path, err);
     if (st != CUZK_OK)
         return st;
     st = zkey_read_mem(out, f.data, f.len, flags, err);
-    iden3_file_unmap(&f);
+    cuzk_file_unmap(&f);
     if (st != CUZK_OK)
         iden3_error_prefix(err, path);
     return st;

@@ -1,14 +1,10 @@
-/* Atomic .zkey writer (format: zkey.h): temporary file in the target directory, fsync,
- * rename. */
+/* .zkey writer (format: zkey.h): encodes the sections through cuzk_write_atomic
+ * (temporary file in the target directory, fsync, rename). */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "common/file_io.h"
 #include "cs/iden3_bin.h"
 #include "groth16/zkey_internal.h"
 
@@ -147,76 +143,11 @@ static cuzk_status check_order(const zkey_t *z, cuzk_error *err)
     return CUZK_OK;
 }
 
-/* fsync the directory holding `path` so the rename itself is durable (best effort). */
-static void sync_dir(const char *path)
+/* cuzk_write_atomic callback: the file header, then z's sections in section_order. */
+static int emit_zkey(FILE *f, const void *ctx)
 {
-    char *copy = strdup(path);
-    if (!copy)
-        return;
-    int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    free(copy);
-}
-
-/* Permissions for the new file: those of the file it replaces, else 0666 & ~umask (read
- * from /proc/self/status: umask(2) itself would change process-wide state). */
-static mode_t target_mode(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0)
-        return st.st_mode & 07777;
-    unsigned mask = 022;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f) {
-        char line[128];
-        while (fgets(line, sizeof line, f))
-            if (sscanf(line, "Umask: %o", &mask) == 1)
-                break;
-        fclose(f);
-    }
-    return 0666 & ~(mode_t)mask;
-}
-
-cuzk_status zkey_write_file(const zkey_t *z, const char *path, cuzk_error *err)
-{
-    cuzk_status st = check_order(z, err);
-    if (st != CUZK_OK)
-        return st;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
-    if (!tmp)
-        return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", path,
-                         strerror(e));
-    }
-    if (fchmod(fd, target_mode(path)) != 0) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return cuzk_fail(err, CUZK_E_IO, "%s: chmod of the temporary file: %s", path,
-                         strerror(e));
-    }
-    out_t o = {fdopen(fd, "wb"), 0};
-    if (!o.f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return cuzk_fail(err, CUZK_E_IO, "%s: fdopen: %s", path, strerror(e));
-    }
-    char *iobuf = malloc(1 << 20);
-    if (iobuf)
-        setvbuf(o.f, iobuf, _IOFBF, 1 << 20);
+    const zkey_t *z = ctx;
+    out_t o = {f, 0};
     uint8_t head[12];
     memcpy(head, "zkey", 4);
     iden3_put32(head + 4, 1);
@@ -224,21 +155,13 @@ cuzk_status zkey_write_file(const zkey_t *z, const char *path, cuzk_error *err)
     put(&o, head, sizeof head);
     for (uint32_t i = 0; i < z->n_sections && !o.failed; i++)
         put_section(&o, z, z->section_order[i]);
-    if (!o.failed && fflush(o.f) != 0)
-        o.failed = errno ? errno : EIO;
-    if (!o.failed && fsync(fileno(o.f)) != 0)
-        o.failed = errno ? errno : EIO;
-    if (fclose(o.f) != 0 && !o.failed)
-        o.failed = errno ? errno : EIO;
-    free(iobuf);
-    if (!o.failed && rename(tmp, path) != 0)
-        o.failed = errno ? errno : EIO;
-    if (o.failed) {
-        unlink(tmp);
-        free(tmp);
-        return cuzk_fail(err, CUZK_E_IO, "%s: write failed: %s", path, strerror(o.failed));
-    }
-    free(tmp);
-    sync_dir(path);
-    return CUZK_OK;
+    return o.failed;
+}
+
+cuzk_status zkey_write_file(const zkey_t *z, const char *path, cuzk_error *err)
+{
+    cuzk_status st = check_order(z, err);
+    if (st != CUZK_OK)
+        return st;
+    return cuzk_write_atomic(path, emit_zkey, z, err);
 }
