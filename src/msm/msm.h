@@ -11,8 +11,9 @@
  *     into batches of independent affine additions that share one field inversion
  *     (Montgomery's trick, "Speeding the Pollard and elliptic curve methods of
  *     factorization", Math. Comp. 1987); a point whose bucket already has an addition
- *     pending in the batch is added to a Jacobian overflow accumulator of that bucket
- *     instead; P + P and P + (-P) are detected when an addition is queued;
+ *     pending waits in a stash for the next batch (or, when the stash is full, goes to a
+ *     Jacobian overflow accumulator of that bucket); P + P and P + (-P) are detected
+ *     when an addition is queued; details in msm_bucket.inc;
  *   - bucket reduction by running sums in Jacobian coordinates, windows combined by
  *     Horner's rule (c doublings per window);
  *   - threads: the work is cut into units (window, point range); each unit is computed
@@ -36,8 +37,11 @@
  * Errors: CUZK_E_INVALID_ARG (NULL pointer with n > 0, a scalar >= r: the message names
  * the index, a density bitmap whose popcount differs from the base count),
  * CUZK_E_NOMEM. On error `out` is untouched.
- * Thread-safety: reentrant; inputs are only read; spawns opts->threads - 1 pthreads that
- * are joined before return. Ownership: nothing is retained after return.
+ * Thread-safety: reentrant; inputs are only read; spawns up to opts->threads - 1
+ * pthreads (fewer for small n, see msm_plan) that are joined before return; if a thread
+ * cannot be started the others do its share. Ownership: nothing is retained after return.
+ * Memory: per thread about 2^(c-1) * (affine + Jacobian point) bytes of buckets
+ * (c = 13: 1 MiB for G1, 2 MiB for G2), plus O(windows * chunks) points.
  */
 #ifndef CUZK_MSM_MSM_H
 #define CUZK_MSM_MSM_H

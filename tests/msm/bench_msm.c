@@ -3,7 +3,8 @@
  *
  *   bench_msm [g1|g2] [log2_n] [threads...]      defaults: g1 16 1 2
  *   environment MSM_WINDOW / MSM_CHUNKS force the window size / chunk count;
- *   MSM_REPS (default 1) repeats each run and reports the fastest.
+ *   MSM_REPS (default 1) repeats each run and reports the fastest; MSM_SCALARS=bool uses
+ *   scalars 0 and 1 (half each, as in boolean-heavy Groth16 witnesses) instead of random.
  *
  * Prints one line per thread count: plan, wall ms, process CPU ms, ns per point, ok/FAIL,
  * and the CPU time in units of one fp_mul measured just before and after ("mul-eq"): on
@@ -55,8 +56,15 @@ int main(int argc, char **argv)
 
     msm_rng rng = {0x9E3779B97F4A7C15ULL};
     uint64_t *scalars = malloc(n * 4 * sizeof *scalars);
-    for (size_t i = 0; i < n; i++)
-        msm_rng_scalar(&rng, scalars + 4 * i);
+    int boolean = getenv("MSM_SCALARS") && strcmp(getenv("MSM_SCALARS"), "bool") == 0;
+    for (size_t i = 0; i < n; i++) {
+        if (boolean) {
+            memset(scalars + 4 * i, 0, 32);
+            scalars[4 * i] = msm_rng_next(&rng) >> 63;
+        } else {
+            msm_rng_scalar(&rng, scalars + 4 * i);
+        }
+    }
     fr_t t0, step, e;
     fr_from_u64(&t0, msm_rng_next(&rng));
     fr_from_u64(&step, msm_rng_next(&rng) | 1);
