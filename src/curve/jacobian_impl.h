@@ -138,6 +138,32 @@ void JFN(dbl)(JJAC *r, const JJAC *p)
     r->z = z3;
 }
 
+/* add and add_mixed when H = 0: the inputs share x, so they are equal (r = 0: double p)
+ * or opposite (the sum is infinity). */
+static inline void JFN(add_same_x)(JJAC *r, const JJAC *p, const JF *rr)
+{
+    if (JF_IS_ZERO(rr))
+        JFN(dbl)(r, p);
+    else
+        JFN(jac_set_infinity)(r);
+}
+
+/* The tail add-2007-bl and madd-2007-bl share, given r = 2*(S2-S1), J = H*I and V = U1*I:
+ * X3 = r^2-J-2*V, Y3 = r*(V-X3)-2*S1*J (the mixed form has U1 = X1, S1 = Y1). */
+static inline void JFN(add_tail_xy)(JF *x3, JF *y3, const JF *rr, const JF *j, const JF *v, const JF *s1)
+{
+    JF t;
+    JF_SQR(x3, rr);
+    JF_SUB(x3, x3, j);
+    JF_DBL(&t, v);
+    JF_SUB(x3, x3, &t);         /* X3 = r^2-J-2*V */
+    JF_SUB(&t, v, x3);
+    JF_MUL(y3, rr, &t);
+    JF_MUL(&t, s1, j);
+    JF_DBL(&t, &t);
+    JF_SUB(y3, y3, &t);         /* Y3 = r*(V-X3)-2*S1*J */
+}
+
 void JFN(add)(JJAC *r, const JJAC *p, const JJAC *q)
 {
     if (JFN(jac_is_infinity)(p)) {
@@ -149,7 +175,7 @@ void JFN(add)(JJAC *r, const JJAC *p, const JJAC *q)
         return;
     }
     /* add-2007-bl */
-    JF z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
+    JF z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v;
     JF_SQR(&z1z1, &p->z);
     JF_SQR(&z2z2, &q->z);
     JF_MUL(&u1, &p->x, &z2z2);
@@ -161,10 +187,7 @@ void JFN(add)(JJAC *r, const JJAC *p, const JJAC *q)
     JF_SUB(&h, &u2, &u1);       /* H = U2-U1 */
     JF_SUB(&rr, &s2, &s1);
     if (JF_IS_ZERO(&h)) {
-        if (JF_IS_ZERO(&rr))
-            JFN(dbl)(r, p);
-        else
-            JFN(jac_set_infinity)(r);
+        JFN(add_same_x)(r, p, &rr);
         return;
     }
     JF_DBL(&rr, &rr);           /* r = 2*(S2-S1) */
@@ -173,15 +196,7 @@ void JFN(add)(JJAC *r, const JJAC *p, const JJAC *q)
     JF_MUL(&j, &h, &i);         /* J = H*I */
     JF_MUL(&v, &u1, &i);        /* V = U1*I */
     JF x3, y3, z3;
-    JF_SQR(&x3, &rr);
-    JF_SUB(&x3, &x3, &j);
-    JF_DBL(&t, &v);
-    JF_SUB(&x3, &x3, &t);       /* X3 = r^2-J-2*V */
-    JF_SUB(&t, &v, &x3);
-    JF_MUL(&y3, &rr, &t);
-    JF_MUL(&t, &s1, &j);
-    JF_DBL(&t, &t);
-    JF_SUB(&y3, &y3, &t);       /* Y3 = r*(V-X3)-2*S1*J */
+    JFN(add_tail_xy)(&x3, &y3, &rr, &j, &v, &s1);
     JF_ADD(&z3, &p->z, &q->z);
     JF_SQR(&z3, &z3);
     JF_SUB(&z3, &z3, &z1z1);
@@ -203,7 +218,7 @@ void JFN(add_mixed)(JJAC *r, const JJAC *p, const JAFF *q)
         return;
     }
     /* madd-2007-bl */
-    JF z1z1, u2, s2, h, hh, i, j, rr, v, t;
+    JF z1z1, u2, s2, h, hh, i, j, rr, v;
     JF_SQR(&z1z1, &p->z);
     JF_MUL(&u2, &q->x, &z1z1);  /* U2 = X2*Z1Z1 */
     JF_MUL(&s2, &q->y, &p->z);
@@ -211,10 +226,7 @@ void JFN(add_mixed)(JJAC *r, const JJAC *p, const JAFF *q)
     JF_SUB(&h, &u2, &p->x);     /* H = U2-X1 */
     JF_SUB(&rr, &s2, &p->y);
     if (JF_IS_ZERO(&h)) {
-        if (JF_IS_ZERO(&rr))
-            JFN(dbl)(r, p);
-        else
-            JFN(jac_set_infinity)(r);
+        JFN(add_same_x)(r, p, &rr);
         return;
     }
     JF_DBL(&rr, &rr);           /* r = 2*(S2-Y1) */
@@ -224,15 +236,7 @@ void JFN(add_mixed)(JJAC *r, const JJAC *p, const JAFF *q)
     JF_MUL(&j, &h, &i);         /* J = H*I */
     JF_MUL(&v, &p->x, &i);      /* V = X1*I */
     JF x3, y3, z3;
-    JF_SQR(&x3, &rr);
-    JF_SUB(&x3, &x3, &j);
-    JF_DBL(&t, &v);
-    JF_SUB(&x3, &x3, &t);       /* X3 = r^2-J-2*V */
-    JF_SUB(&t, &v, &x3);
-    JF_MUL(&y3, &rr, &t);
-    JF_MUL(&t, &p->y, &j);
-    JF_DBL(&t, &t);
-    JF_SUB(&y3, &y3, &t);       /* Y3 = r*(V-X3)-2*Y1*J */
+    JFN(add_tail_xy)(&x3, &y3, &rr, &j, &v, &p->y);
     JF_ADD(&z3, &p->z, &h);
     JF_SQR(&z3, &z3);
     JF_SUB(&z3, &z3, &z1z1);

@@ -212,42 +212,40 @@ static cuzk_status parse_coefs(const reader *rd, zkey_t *z, const iden3_section 
     return CUZK_OK;
 }
 
+/* check_size, then a malloc'ed array for the n points of section s (point_size bytes
+ * each); NULL with *st set on error. */
+static void *alloc_points(const reader *rd, const zkey_t *z, const iden3_section *s, uint64_t n,
+                          size_t point_size, cuzk_status *st)
+{
+    if ((*st = check_size(rd, z, s)) != CUZK_OK)
+        return NULL;
+    void *pts = malloc((n ? n : 1) * point_size);
+    if (!pts)
+        *st = cuzk_fail(rd->err, CUZK_E_NOMEM, WHAT ": out of memory for %llu points of %s",
+                        (unsigned long long)n, zkey_section_name(s->type));
+    return pts;
+}
+
 static cuzk_status parse_g1_array(const reader *rd, const zkey_t *z, const iden3_section *s,
                                   g1_affine_t **out, uint64_t n)
 {
-    cuzk_status st = check_size(rd, z, s);
-    if (st != CUZK_OK)
-        return st;
-    *out = malloc((n ? n : 1) * sizeof **out);
-    if (!*out)
-        return cuzk_fail(rd->err, CUZK_E_NOMEM, WHAT ": out of memory for %llu points of %s",
-                         (unsigned long long)n, zkey_section_name(s->type));
-    for (uint64_t i = 0; i < n; i++) {
-        st = get_g1(rd, &(*out)[i], s->offset + i * ZKEY_G1_BYTES, s->type,
+    cuzk_status st;
+    g1_affine_t *p = *out = alloc_points(rd, z, s, n, sizeof *p, &st);
+    for (uint64_t i = 0; p && i < n && st == CUZK_OK; i++)
+        st = get_g1(rd, &p[i], s->offset + i * ZKEY_G1_BYTES, s->type,
                     zkey_section_name(s->type), i, true);
-        if (st != CUZK_OK)
-            return st;
-    }
-    return CUZK_OK;
+    return st;
 }
 
 static cuzk_status parse_g2_array(const reader *rd, const zkey_t *z, const iden3_section *s,
                                   g2_affine_t **out, uint64_t n)
 {
-    cuzk_status st = check_size(rd, z, s);
-    if (st != CUZK_OK)
-        return st;
-    *out = malloc((n ? n : 1) * sizeof **out);
-    if (!*out)
-        return cuzk_fail(rd->err, CUZK_E_NOMEM, WHAT ": out of memory for %llu points of %s",
-                         (unsigned long long)n, zkey_section_name(s->type));
-    for (uint64_t i = 0; i < n; i++) {
-        st = get_g2(rd, &(*out)[i], s->offset + i * ZKEY_G2_BYTES, s->type,
+    cuzk_status st;
+    g2_affine_t *p = *out = alloc_points(rd, z, s, n, sizeof *p, &st);
+    for (uint64_t i = 0; p && i < n && st == CUZK_OK; i++)
+        st = get_g2(rd, &p[i], s->offset + i * ZKEY_G2_BYTES, s->type,
                     zkey_section_name(s->type), i, true);
-        if (st != CUZK_OK)
-            return st;
-    }
-    return CUZK_OK;
+    return st;
 }
 
 static cuzk_status parse(const reader *rd, zkey_t *z, const iden3_bin *bin)

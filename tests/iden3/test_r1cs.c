@@ -9,39 +9,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "iden3_test_util.h"
 #include "cs/iden3_bin.h"
 #include "cs/r1cs.h"
 #include "cs/spmv.h"
 #include "cs/wtns.h"
-
-static const char *dir;
-
-static char *path_of(const char *name)
-{
-    static char buf[4][4096];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 /* "# of Wires: 520" style counts from snarkjs r1cs info output; -1 if absent. */
 static long long info_count(const char *info_path, const char *key)
@@ -82,12 +54,12 @@ static void test_circuit(const char *name)
     cuzk_error err = {0};
     r1cs_t r;
     snprintf(f, sizeof f, "%s.r1cs", name);
-    cuzk_status st = r1cs_read_file(&r, path_of(f), &err);
+    cuzk_status st = r1cs_read_file(&r, fixture_path(f), &err);
     CHECK(st == CUZK_OK, "%s: r1cs_read_file: %s", name, err.msg);
     if (st != CUZK_OK)
         return;
     snprintf(f, sizeof f, "%s.info", name);
-    const char *info = path_of(f);
+    const char *info = fixture_path(f);
     CHECK(info_count(info, "Wires") == r.n_wires, "%s: wires %u vs snarkjs %lld", name,
           r.n_wires, info_count(info, "Wires"));
     CHECK(info_count(info, "Constraints") == r.n_constraints, "%s: constraints %u vs %lld", name,
@@ -111,7 +83,7 @@ static void test_circuit(const char *name)
 
     wtns_t w;
     snprintf(f, sizeof f, "%s.wtns", name);
-    st = wtns_read_file(&w, path_of(f), &err);
+    st = wtns_read_file(&w, fixture_path(f), &err);
     CHECK(st == CUZK_OK, "%s: wtns_read_file: %s", name, err.msg);
     if (st != CUZK_OK) {
         r1cs_free(&r);
@@ -123,7 +95,7 @@ static void test_circuit(const char *name)
     if (!strcmp(name, "sha256_block")) {
         /* Output wires 1..256 are the digest bits, MSB first: compare with node's crypto. */
         size_t dlen;
-        uint8_t *hex = slurp(path_of("sha256_block.digest"), &dlen);
+        uint8_t *hex = slurp(fixture_path("sha256_block.digest"), &dlen);
         uint8_t digest[32];
         char txt[65] = "";
         if (hex && dlen >= 64)
@@ -171,6 +143,25 @@ static void test_circuit(const char *name)
     r1cs_free(&r);
 }
 
+/* truncation_reader callbacks */
+static cuzk_status read_r1cs(const uint8_t *buf, size_t len)
+{
+    r1cs_t r;
+    cuzk_status st = r1cs_read_mem(&r, buf, len, NULL);
+    if (st == CUZK_OK)
+        r1cs_free(&r);
+    return st;
+}
+
+static cuzk_status read_wtns(const uint8_t *buf, size_t len)
+{
+    wtns_t w;
+    cuzk_status st = wtns_read_mem(&w, buf, len, NULL);
+    if (st == CUZK_OK)
+        wtns_free(&w);
+    return st;
+}
+
 static void test_bad_inputs(void)
 {
     cuzk_error err = {0};
@@ -178,17 +169,17 @@ static void test_bad_inputs(void)
     wtns_t w;
 
     /* BN254 (circom's default prime) is rejected with the prime named. */
-    cuzk_status st = r1cs_read_file(&r, path_of("bn254/mimc.r1cs"), &err);
+    cuzk_status st = r1cs_read_file(&r, fixture_path("bn254/mimc.r1cs"), &err);
     CHECK(st == CUZK_E_UNSUPPORTED && strstr(err.msg, "BN254") && strstr(err.msg, "mimc.r1cs"),
           "bn254 r1cs: %s (%s)", cuzk_status_name(st), err.msg);
     printf("bn254 r1cs -> %s\n", err.msg);
-    st = wtns_read_file(&w, path_of("bn254/mimc.wtns"), &err);
+    st = wtns_read_file(&w, fixture_path("bn254/mimc.wtns"), &err);
     CHECK(st == CUZK_E_UNSUPPORTED && strstr(err.msg, "BN254"), "bn254 wtns: %s (%s)",
           cuzk_status_name(st), err.msg);
 
     /* Witness of another circuit. */
-    CHECK(r1cs_read_file(&r, path_of("mimc.r1cs"), &err) == CUZK_OK, "mimc: %s", err.msg);
-    CHECK(wtns_read_file(&w, path_of("poseidon.wtns"), &err) == CUZK_OK, "poseidon wtns");
+    CHECK(r1cs_read_file(&r, fixture_path("mimc.r1cs"), &err) == CUZK_OK, "mimc: %s", err.msg);
+    CHECK(wtns_read_file(&w, fixture_path("poseidon.wtns"), &err) == CUZK_OK, "poseidon wtns");
     st = wtns_check_count(&w, r.n_wires, "mimc.r1cs", &err);
     CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "another circuit") &&
               strstr(err.msg, "mimc.r1cs"),
@@ -198,9 +189,9 @@ static void test_bad_inputs(void)
     r1cs_free(&r);
 
     /* Missing and zero-length files. */
-    st = r1cs_read_file(&r, path_of("does-not-exist.r1cs"), &err);
+    st = r1cs_read_file(&r, fixture_path("does-not-exist.r1cs"), &err);
     CHECK(st == CUZK_E_IO && strstr(err.msg, "does-not-exist"), "missing file: %s", err.msg);
-    const char *empty = path_of("empty.r1cs");
+    const char *empty = fixture_path("empty.r1cs");
     FILE *fe = fopen(empty, "wb");
     CHECK(fe != NULL, "create %s", empty);
     if (fe)
@@ -214,21 +205,11 @@ static void test_bad_inputs(void)
 
     /* Truncation at every offset of the first 512 bytes and a stride over the rest. */
     size_t len;
-    uint8_t *buf = slurp(path_of("mimc.r1cs"), &len);
+    uint8_t *buf = slurp(fixture_path("mimc.r1cs"), &len);
     CHECK(buf != NULL, "read mimc.r1cs");
     if (!buf)
         return;
-    unsigned truncs = 0, rejected = 0;
-    for (size_t cut = 0; cut < len; cut += cut < 512 ? 1 : 977) {
-        uint8_t *copy = malloc(cut ? cut : 1); /* exact size: ASan sees any over-read */
-        memcpy(copy, buf, cut);
-        st = r1cs_read_mem(&r, copy, cut, &err);
-        truncs++;
-        rejected += st == CUZK_E_FORMAT;
-        if (st == CUZK_OK)
-            r1cs_free(&r);
-        free(copy);
-    }
+    unsigned truncs, rejected = truncations_rejected(buf, len, 512, 977, read_r1cs, &truncs);
     CHECK(rejected == truncs, "r1cs: %u of %u truncations rejected with FORMAT", rejected,
           truncs);
 
@@ -266,21 +247,11 @@ static void test_bad_inputs(void)
     free(buf);
 
     /* Witness: truncations and a value >= r. */
-    buf = slurp(path_of("mimc.wtns"), &len);
+    buf = slurp(fixture_path("mimc.wtns"), &len);
     CHECK(buf != NULL, "read mimc.wtns");
     if (!buf)
         return;
-    truncs = rejected = 0;
-    for (size_t cut = 0; cut < len; cut += cut < 200 ? 1 : 331) {
-        uint8_t *copy = malloc(cut ? cut : 1);
-        memcpy(copy, buf, cut);
-        st = wtns_read_mem(&w, copy, cut, &err);
-        truncs++;
-        rejected += st == CUZK_E_FORMAT;
-        if (st == CUZK_OK)
-            wtns_free(&w);
-        free(copy);
-    }
+    rejected = truncations_rejected(buf, len, 200, 331, read_wtns, &truncs);
     CHECK(rejected == truncs, "wtns: %u of %u truncations rejected", rejected, truncs);
     memset(buf + len - 32, 0xff, 32);
     st = wtns_read_mem(&w, buf, len, &err);
@@ -295,7 +266,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FIXTURES_DIR\n", argv[0]);
         return 2;
     }
-    dir = argv[1];
+    fixtures_dir = argv[1];
     test_circuit("sha256_block");
     test_circuit("poseidon");
     test_circuit("mimc");

@@ -13,38 +13,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "iden3_test_util.h"
 #include "cs/iden3_bin.h"
 #include "cs/r1cs.h"
 #include "groth16/zkey.h"
-
-static const char *dir;
-
-static char *path_of(const char *name)
-{
-    static char buf[4][4096];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static void fp_hex(char out[97], const fp_t *a)
 {
@@ -188,9 +160,9 @@ static void test_against_r1cs(const char *name)
     r1cs_t r;
     zkey_t z;
     snprintf(f, sizeof f, "%s.r1cs", name);
-    CHECK(r1cs_read_file(&r, path_of(f), &err) == CUZK_OK, "%s", err.msg);
+    CHECK(r1cs_read_file(&r, fixture_path(f), &err) == CUZK_OK, "%s", err.msg);
     snprintf(f, sizeof f, "%s.zkey", name);
-    CHECK(zkey_read_file(&z, path_of(f), 0, &err) == CUZK_OK, "%s", err.msg);
+    CHECK(zkey_read_file(&z, fixture_path(f), 0, &err) == CUZK_OK, "%s", err.msg);
     uint32_t np = r1cs_n_public(&r);
     uint64_t rows = (uint64_t)r.n_constraints + np + 1, dom = 1;
     while (dom < rows) /* snarkjs: 2^(floor(log2(nConstraints + nPublic)) + 1) */
@@ -264,27 +236,26 @@ static void expect(const uint8_t *buf, size_t len, unsigned flags, cuzk_status c
         zkey_free(&z);
 }
 
+/* truncation_reader callback */
+static cuzk_status read_zkey(const uint8_t *buf, size_t len)
+{
+    zkey_t z;
+    cuzk_status st = zkey_read_mem(&z, buf, len, 0, NULL);
+    if (st == CUZK_OK)
+        zkey_free(&z);
+    return st;
+}
+
 static void test_bad_inputs(void)
 {
     size_t len;
-    uint8_t *orig = slurp(path_of("poseidon.zkey"), &len);
+    uint8_t *orig = slurp(fixture_path("poseidon.zkey"), &len);
     CHECK(orig != NULL, "read poseidon.zkey");
     if (!orig)
         return;
     uint8_t *buf = malloc(len);
 
-    unsigned truncs = 0, rejected = 0;
-    for (size_t cut = 0; cut < len; cut += cut < 1200 ? 1 : 4099) {
-        uint8_t *copy = malloc(cut ? cut : 1);
-        memcpy(copy, orig, cut);
-        zkey_t z;
-        cuzk_status st = zkey_read_mem(&z, copy, cut, 0, NULL);
-        truncs++;
-        rejected += st == CUZK_E_FORMAT;
-        if (st == CUZK_OK)
-            zkey_free(&z);
-        free(copy);
-    }
+    unsigned truncs, rejected = truncations_rejected(orig, len, 1200, 4099, read_zkey, &truncs);
     CHECK(rejected == truncs, "zkey: %u of %u truncations rejected with FORMAT", rejected,
           truncs);
     expect(orig, 0, 0, CUZK_E_FORMAT, "zero-length", "empty", NULL);
@@ -368,7 +339,7 @@ static void test_bad_inputs(void)
 
     zkey_t z;
     cuzk_error err = {0};
-    const char *empty = path_of("empty.zkey");
+    const char *empty = fixture_path("empty.zkey");
     FILE *fe = fopen(empty, "wb");
     if (fe)
         fclose(fe);
@@ -404,7 +375,7 @@ static void test_writer(void)
         fr_from_u64(&z.coefs[i].value, 1000 + i);
     }
     fr_neg(&z.coefs[2].value, &z.coefs[2].value);
-    const char *path = path_of("writer-test.zkey");
+    const char *path = fixture_path("writer-test.zkey");
     remove(path);
     CHECK(zkey_write_file(&z, path, &err) == CUZK_OK, "write: %s", err.msg);
     mode_t mask = umask(022);
@@ -428,7 +399,7 @@ static void test_writer(void)
 
     /* Failed write: missing directory; nothing left behind, old file untouched. */
     char bad[4200];
-    snprintf(bad, sizeof bad, "%s/no-such-dir/x.zkey", dir);
+    snprintf(bad, sizeof bad, "%s/no-such-dir/x.zkey", fixtures_dir);
     CHECK(zkey_write_file(&z, bad, &err) == CUZK_E_IO && strstr(err.msg, "no-such-dir"),
           "write into a missing directory: %s", err.msg);
     z.section_order[3] = z.section_order[4];
@@ -443,8 +414,8 @@ static void test_writer(void)
 
 int main(void)
 {
-    dir = getenv("IDEN3_FIXTURES");
-    if (!dir) {
+    fixtures_dir = getenv("IDEN3_FIXTURES");
+    if (!fixtures_dir) {
         fprintf(stderr, "IDEN3_FIXTURES is not set\n");
         return 2;
     }
