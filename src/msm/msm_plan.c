@@ -1,13 +1,14 @@
 /* Work planning for the MSM: window size c and point ranges per window.
  *
  * Cost model, in units of one field multiplication (Fp, and Fp2 scaled alike):
- *   unit(c, k) = (n / k) * add(c) + 2^(c-1) * REDUCE + UNIT_FIXED
+ *   unit(c, k) = (n / k) * add(c) + 2^(c-1) * reduce(c) + UNIT_FIXED
  *   total      = ceil(windows(c) * k / T) * unit(c, k)
  * add(c): one bucket addition; batch-affine (5M + 1S, field additions, a 1/cap share of
  * the batch inversion) when the batch is large enough (msm_batch_cap), else a mixed
- * Jacobian addition (7M + 4S plus field additions). REDUCE: one mixed plus one full
- * Jacobian addition of the running-sum reduction; UNIT_FIXED: final inversions, bucket
- * reset. This is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with threads
+ * Jacobian addition (7M + 4S plus field additions). reduce(c) per bucket: two
+ * batch-affine additions in batches of cap / 4 plus the segment tail (msm_bucket.inc,
+ * reduce_affine), or one mixed plus one full Jacobian addition (REDUCE_JACOBIAN) for
+ * small windows; UNIT_FIXED: final inversions, bucket reset. This is Pippenger's classic trade-off (Bernstein et al. 2012, §4) with threads
  * executing whole units. Bucket arrays beyond CACHE_BYTES cost CACHE_PENALTY more per
  * addition for every doubling of their size (random bucket accesses leave L2; fitted to
  * G1 runs at 2^16..2^18 with c = 12..15 on a 1 MiB L2).
@@ -20,7 +21,8 @@
 #define COST_AFFINE_ADD 7.0
 #define COST_INVERSION 550.0
 #define COST_JACOBIAN_ADD 15.0
-#define COST_REDUCE 27.0
+#define COST_REDUCE_JACOBIAN 30.0
+#define COST_SEGMENT_TAIL 42.0
 #define COST_UNIT_FIXED 1200.0
 #define CACHE_BYTES (512.0 * 1024)
 #define CACHE_PENALTY 1.0
@@ -47,7 +49,13 @@ static double plan_cost(size_t n, unsigned c, unsigned k, unsigned threads, size
     /* (math.h is avoided: its FP_ZERO macro clashes with field/fp.h) */
     for (double bytes = (double)nb * (double)point_bytes; bytes > CACHE_BYTES; bytes /= 2)
         add += CACHE_PENALTY;
-    double unit = (double)n / k * add + (double)nb * COST_REDUCE + COST_UNIT_FIXED;
+    double reduce = COST_REDUCE_JACOBIAN;
+    if (cap >= MSM_MIN_BATCH) {
+        double segments = (double)(cap / 4);
+        reduce = 2 * (COST_AFFINE_ADD + COST_INVERSION / segments) +
+                 COST_SEGMENT_TAIL * segments / (double)nb;
+    }
+    double unit = (double)n / k * add + (double)nb * reduce + COST_UNIT_FIXED;
     return (double)rounds * unit;
 }
 

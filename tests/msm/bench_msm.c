@@ -110,8 +110,8 @@ int main(int argc, char **argv)
         printf("%s 2^%u threads=%u c=%u windows=%u chunks=%u: %.1f ms wall, %.1f ms cpu, "
                "%.0f ns/point, %.1f M mul-eq (fp_mul %.1f ns) %s\n",
                g2 ? "g2" : "g1", logn, plan.threads, plan.window_bits, plan.windows,
-               plan.chunks, wall * 1e3, cpu * 1e3, wall * 1e9 / (double)n, cpu * 1e3 / mul_ns, mul_ns,
-               ok ? "ok" : "FAIL");
+               plan.chunks, wall * 1e3, cpu * 1e3, wall * 1e9 / (double)n, cpu * 1e3 / mul_ns,
+               mul_ns, ok ? "ok" : "FAIL");
     }
     free(scalars);
     free(b1);

@@ -4,7 +4,8 @@
  *     MSM must equal [sum s_i t_i]G, computed with Fr arithmetic and one scalar
  *     multiplication; scalar patterns: random, boolean, all one, small, all equal, r-1;
  *     dense and density-filtered; G1 and G2; several plans (thread counts, windows,
- *     chunks), so batches fill, stash, overflow and top-window lanes are all exercised;
+ *     chunks), so batches fill, stash, spares, overflow and top-window lanes are all
+ *     exercised; bases all equal to +-P, so buckets and running sums double and cancel;
  *   - thread-count independence: bit-identical outputs for 1..4 threads and 1..3 chunks;
  *   - Booth digits recombine to the scalar and stay within msm_window_max_digit;
  *   - plan invariants; n = 0; errors (scalar >= r, density count mismatch, NULLs).
@@ -123,6 +124,40 @@ static void thread_independence(msm_rng *rng)
     free(s);
 }
 
+/* All bases +-P (P = [t0]G, odd positions negated): buckets and running sums keep meeting
+ * equal and opposite points (doublings, cancellations). Expected: [sum +-s_i t0]G. */
+static void equal_and_negated_bases(msm_rng *rng)
+{
+    const size_t n = 3000;
+    fr_t t0, zero = FR_ZERO, e;
+    fr_from_u64(&t0, msm_rng_next(rng));
+    g1_affine_t *b = malloc(n * sizeof *b);
+    uint64_t *s = malloc(n * 32), *signed_s = malloc(n * 32);
+    msm_linear_g1(b, n, &t0, &zero);
+    for (size_t i = 0; i < n; i++) {
+        fr_t f;
+        msm_rng_scalar(rng, s + 4 * i);
+        if (i % 7 == 3)
+            memset(s + 4 * i, 0, 32);
+        fr_from_limbs(&f, s + 4 * i);
+        if (i & 1) {
+            g1_affine_neg(&b[i], &b[i]);
+            fr_neg(&f, &f);
+        }
+        fr_to_limbs(signed_s + 4 * i, &f);
+    }
+    g1_jac_t want, got;
+    msm_expected_log(&e, signed_s, n, NULL, &t0, &zero);
+    msm_g1_from_log(&want, &e);
+    for (size_t p = 0; p < NPLANS; p++) {
+        CHECK(msm_g1(&got, b, s, n, &PLANS[p], NULL) == CUZK_OK && g1_jac_eq(&got, &want),
+              "+-P bases plan %zu: MSM != closed form", p);
+    }
+    free(b);
+    free(s);
+    free(signed_s);
+}
+
 static void booth_digits(msm_rng *rng)
 {
     for (int trial = 0; trial < 200; trial++) {
@@ -235,6 +270,7 @@ int main(void)
     plans();
     errors_and_empty();
     thread_independence(&rng);
+    equal_and_negated_bases(&rng);
     closed_form_g1(2000, &rng);
     closed_form_g1(40, &rng);
     closed_form_g2(150, &rng);
