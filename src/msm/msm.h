@@ -14,8 +14,11 @@
  *     pending waits in a stash for the next batch (or, when the stash is full, goes to a
  *     Jacobian overflow accumulator of that bucket); P + P and P + (-P) are detected
  *     when an addition is queued; details in msm_bucket.inc;
- *   - bucket reduction by running sums in Jacobian coordinates, windows combined by
- *     Horner's rule (c doublings per window);
+ *   - bucket reduction by running sums, batch-affine over segments of buckets that
+ *     advance together (Jacobian for small windows), windows combined by Horner's rule
+ *     (c doublings per window);
+ *   - hot buckets (boolean or repeated scalars) get spare affine accumulators, so their
+ *     additions stay batch-affine;
  *   - threads: the work is cut into units (window, point range); each unit is computed
  *     by one thread; unit results are summed in a fixed order and the result is
  *     normalised (Z = 1), so `out` is bit-identical for every thread count, window size
