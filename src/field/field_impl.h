@@ -6,6 +6,8 @@
  *   FIELD_FN   name-mangling macro: FIELD_FN(add) -> fp_add
  *   FIELD_MOD  modulus limbs, FIELD_MINV = -m^-1 mod 2^64, FIELD_R2 = R^2 mod m limbs
  *   FIELD_ONE  the element 1, FIELD_ZERO the element 0
+ *   FIELD_MUL_ASM (optional) an assembly Montgomery multiplication r = a*b/R with the
+ *              signature void (uint64_t *r, const uint64_t *a, const uint64_t *b)
  * Provides the public functions whose contracts are documented in fp.h / fr.h.
  */
 #include <string.h>
@@ -32,14 +34,22 @@ void FIELD_FN(dbl)(FIELD_T *r, const FIELD_T *a)
     mont_add(r->l, a->l, a->l, FIELD_MOD, FIELD_N);
 }
 
+#ifdef FIELD_MUL_ASM
+void FIELD_MUL_ASM(uint64_t *r, const uint64_t *a, const uint64_t *b);
+#endif
+
 void FIELD_FN(mul)(FIELD_T *r, const FIELD_T *a, const FIELD_T *b)
 {
+#ifdef FIELD_MUL_ASM
+    FIELD_MUL_ASM(r->l, a->l, b->l);
+#else
     mont_mul(r->l, a->l, b->l, FIELD_MOD, FIELD_MINV, FIELD_N);
+#endif
 }
 
 void FIELD_FN(sqr)(FIELD_T *r, const FIELD_T *a)
 {
-    mont_mul(r->l, a->l, a->l, FIELD_MOD, FIELD_MINV, FIELD_N);
+    FIELD_FN(mul)(r, a, a);
 }
 
 void FIELD_FN(pow)(FIELD_T *r, const FIELD_T *a, const uint64_t *e, size_t nlimbs)

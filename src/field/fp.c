@@ -19,6 +19,9 @@ const fp_t FP_ONE = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753
 #define FIELD_R2 FP_R2
 #define FIELD_ONE FP_ONE
 #define FIELD_ZERO FP_ZERO
+#ifndef CUZK_FIELD_PORTABLE
+#define FIELD_MUL_ASM cuzk_fp_mul_adx /* mont_adx.S */
+#endif
 #include "field/field_impl.h"
 
 void fp_half(fp_t *r, const fp_t *a)

@@ -23,6 +23,9 @@ static const fr_t FR_GENERATOR = {{0x0000000efffffff1ULL, 0x17e363d300189c0fULL,
 #define FIELD_R2 FR_R2
 #define FIELD_ONE FR_ONE
 #define FIELD_ZERO FR_ZERO
+#ifndef CUZK_FIELD_PORTABLE
+#define FIELD_MUL_ASM cuzk_fr_mul_adx /* mont_adx.S */
+#endif
 #include "field/field_impl.h"
 
 void fr_pow_u64(fr_t *r, const fr_t *a, uint64_t e)
