@@ -1,0 +1,114 @@
+/* Common layer: atomic writer (success, failure mid-write, mode preservation), file
+ * mapper errors, decimal <-> limb conversions against known values. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "common/decimal.h"
+#include "common/file_io.h"
+
+static int emit_text(FILE *out, const void *ctx)
+{
+    return fputs((const char *)ctx, out) < 0 ? EIO : 0;
+}
+
+static int emit_fail_midway(FILE *out, const void *ctx)
+{
+    (void)ctx;
+    fputs("partial", out);
+    return ENOSPC;
+}
+
+static size_t count_entries(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    if (p) {
+        if (fscanf(p, "%zu", &n) != 1)
+            n = 0;
+        pclose(p);
+    }
+    return n;
+}
+
+static void file_io(void)
+{
+    char dir[] = "/tmp/cuzk-test-common-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[600];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    cuzk_error err = {0};
+
+    CHECK(cuzk_write_atomic(path, emit_text, "first", &err) == CUZK_OK, "atomic write: %s", err.msg);
+    cuzk_mapped_file f;
+    CHECK(cuzk_file_map(&f, path, &err) == CUZK_OK && f.len == 5 && !memcmp(f.data, "first", 5),
+          "map what was written");
+    cuzk_file_unmap(&f);
+    CHECK(f.data == NULL && f.len == 0, "unmap clears");
+
+    /* a failing writer leaves the old file intact and no temporary behind */
+    chmod(path, 0600);
+    CHECK(cuzk_write_atomic(path, emit_fail_midway, NULL, &err) == CUZK_E_IO && strstr(err.msg, path),
+          "failure reported with the path: %s", err.msg);
+    CHECK(cuzk_file_map(&f, path, &err) == CUZK_OK && f.len == 5 && !memcmp(f.data, "first", 5),
+          "old content survives a failed write");
+    cuzk_file_unmap(&f);
+    CHECK(count_entries(dir) == 1, "no temporary file left behind");
+
+    /* replacing keeps the mode of the replaced file */
+    CHECK(cuzk_write_atomic(path, emit_text, "second!", &err) == CUZK_OK, "rewrite");
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode kept: %o", st.st_mode & 0777);
+
+    /* a directory that does not exist */
+    char bad[700];
+    snprintf(bad, sizeof bad, "%s/missing/x", dir);
+    CHECK(cuzk_write_atomic(bad, emit_text, "x", &err) == CUZK_E_IO, "missing directory is an IO error");
+
+    /* mapper errors */
+    char empty[600];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    FILE *e = fopen(empty, "w");
+    if (e)
+        fclose(e);
+    CHECK(cuzk_file_map(&f, empty, &err) == CUZK_E_FORMAT && strstr(err.msg, "empty"), "empty file: %s",
+          err.msg);
+    CHECK(cuzk_file_map(&f, bad, &err) == CUZK_E_IO, "missing file");
+    CHECK(cuzk_file_map(&f, dir, &err) == CUZK_E_IO, "a directory is not a regular file");
+
+    unlink(path);
+    unlink(empty);
+    rmdir(dir);
+}
+
+static void decimal(void)
+{
+    /* r = BLS12-381 scalar field order, decimal from the curve specification */
+    static const char *r_dec = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
+    static const uint64_t r_limbs[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+                                        0x73eda753299d7d48ULL};
+    uint64_t l[4];
+    CHECK(decimal_to_limbs(l, 4, r_dec) && !memcmp(l, r_limbs, sizeof l), "parse r");
+    char buf[100];
+    CHECK(!strcmp(limbs_to_decimal(buf, sizeof buf, r_limbs, 4), r_dec), "print r: %s", buf);
+    uint64_t zero[2] = {0, 0};
+    CHECK(!strcmp(limbs_to_decimal(buf, sizeof buf, zero, 2), "0"), "print 0");
+    CHECK(decimal_to_limbs(l, 1, "18446744073709551615") && l[0] == UINT64_MAX, "2^64-1 fits one limb");
+    CHECK(!decimal_to_limbs(l, 1, "18446744073709551616"), "2^64 overflows one limb");
+    CHECK(!decimal_to_limbs(l, 4, ""), "empty string rejected");
+    CHECK(!decimal_to_limbs(l, 4, "12a"), "non-digit rejected");
+    CHECK(!decimal_to_limbs(l, 4, "-1"), "sign rejected");
+    CHECK(decimal_to_limbs(l, 2, "000123") && l[0] == 123 && l[1] == 0, "leading zeros");
+}
+
+int main(void)
+{
+    file_io();
+    decimal();
+    return check_summary("common");
+}
