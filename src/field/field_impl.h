@@ -8,31 +8,12 @@
  *   FIELD_ONE  the element 1, FIELD_ZERO the element 0
  *   FIELD_MUL_ASM (optional) an assembly Montgomery multiplication r = a*b/R with the
  *              signature void (uint64_t *r, const uint64_t *a, const uint64_t *b)
- * Provides the public functions whose contracts are documented in fp.h / fr.h.
+ * Provides the out-of-line public functions whose contracts are documented in fp.h / fr.h
+ * (add, sub, neg and dbl are inline in those headers).
  */
 #include <string.h>
 
 #include "field/mont.h"
-
-void FIELD_FN(add)(FIELD_T *r, const FIELD_T *a, const FIELD_T *b)
-{
-    mont_add(r->l, a->l, b->l, FIELD_MOD, FIELD_N);
-}
-
-void FIELD_FN(sub)(FIELD_T *r, const FIELD_T *a, const FIELD_T *b)
-{
-    mont_sub(r->l, a->l, b->l, FIELD_MOD, FIELD_N);
-}
-
-void FIELD_FN(neg)(FIELD_T *r, const FIELD_T *a)
-{
-    mont_sub(r->l, FIELD_ZERO.l, a->l, FIELD_MOD, FIELD_N);
-}
-
-void FIELD_FN(dbl)(FIELD_T *r, const FIELD_T *a)
-{
-    mont_add(r->l, a->l, a->l, FIELD_MOD, FIELD_N);
-}
 
 #ifdef FIELD_MUL_ASM
 void FIELD_MUL_ASM(uint64_t *r, const uint64_t *a, const uint64_t *b);

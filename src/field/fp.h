@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "field/mont.h"
 
 #define FP_LIMBS 6
 #define FP_BYTES 48
@@ -34,10 +35,24 @@ extern const fp_t FP_ZERO;    /* 0 */
 extern const fp_t FP_ONE;     /* 1 (that is, R mod p) */
 extern const uint64_t FP_MODULUS[FP_LIMBS]; /* p, canonical limbs */
 
-void fp_add(fp_t *r, const fp_t *a, const fp_t *b);
-void fp_sub(fp_t *r, const fp_t *a, const fp_t *b);
-void fp_neg(fp_t *r, const fp_t *a);
-void fp_dbl(fp_t *r, const fp_t *a);
+/* Addition-like operations are inline (they sit in the MSM and curve inner loops). */
+static inline void fp_add(fp_t *r, const fp_t *a, const fp_t *b)
+{
+    mont_add(r->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+}
+static inline void fp_sub(fp_t *r, const fp_t *a, const fp_t *b)
+{
+    mont_sub(r->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+}
+static inline void fp_neg(fp_t *r, const fp_t *a)
+{
+    static const uint64_t zero[FP_LIMBS] = {0};
+    mont_sub(r->l, zero, a->l, FP_MODULUS, FP_LIMBS);
+}
+static inline void fp_dbl(fp_t *r, const fp_t *a)
+{
+    mont_add(r->l, a->l, a->l, FP_MODULUS, FP_LIMBS);
+}
 void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sqr(fp_t *r, const fp_t *a);
 /* r = a * 2^-1 */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "field/mont.h"
 
 #define FR_LIMBS 4
 #define FR_BYTES 32
@@ -29,10 +30,24 @@ extern const fr_t FR_ZERO;
 extern const fr_t FR_ONE;
 extern const uint64_t FR_MODULUS[FR_LIMBS]; /* r, canonical limbs */
 
-void fr_add(fr_t *r, const fr_t *a, const fr_t *b);
-void fr_sub(fr_t *r, const fr_t *a, const fr_t *b);
-void fr_neg(fr_t *r, const fr_t *a);
-void fr_dbl(fr_t *r, const fr_t *a);
+/* Addition-like operations are inline (they sit in the MSM and curve inner loops). */
+static inline void fr_add(fr_t *r, const fr_t *a, const fr_t *b)
+{
+    mont_add(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+}
+static inline void fr_sub(fr_t *r, const fr_t *a, const fr_t *b)
+{
+    mont_sub(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+}
+static inline void fr_neg(fr_t *r, const fr_t *a)
+{
+    static const uint64_t zero[FR_LIMBS] = {0};
+    mont_sub(r->l, zero, a->l, FR_MODULUS, FR_LIMBS);
+}
+static inline void fr_dbl(fr_t *r, const fr_t *a)
+{
+    mont_add(r->l, a->l, a->l, FR_MODULUS, FR_LIMBS);
+}
 void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sqr(fr_t *r, const fr_t *a);
 /* r = a^-1; the inverse of 0 is defined as 0. */
