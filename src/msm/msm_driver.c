@@ -94,6 +94,24 @@ static int scalar_below_r(const uint64_t *s)
     return 0;
 }
 
+/* Number of pairs that contribute: non-zero scalar and base not at infinity. The plan is
+ * sized for these (zkey queries carry infinity for every unused variable, witnesses many
+ * zeros), while the units still walk every pair (skipping the others is cheap). */
+static size_t useful_pairs(const msm_group_t *group, const unsigned char *bases, size_t base_size,
+                           const uint64_t *density, const uint64_t *scalars, size_t n)
+{
+    size_t useful = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (density && !(density[i / 64] >> (i % 64) & 1))
+            continue;
+        const uint64_t *s = scalars + MSM_SCALAR_LIMBS * i;
+        if ((s[0] | s[1] | s[2] | s[3]) && !group->aff_is_inf(bases + k * base_size))
+            useful++;
+        k++;
+    }
+    return useful;
+}
+
 cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size_t base_size,
                     size_t nbases, const uint64_t *density, const uint64_t *scalars, size_t n,
                     const msm_opts_t *opts, cuzk_error *err)
@@ -120,8 +138,13 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
         return CUZK_OK;
     }
 
+    size_t useful = useful_pairs(group, bases, base_size, density, scalars, n);
+    if (useful == 0) {
+        group->jac_set_infinity(out);
+        return CUZK_OK;
+    }
     msm_plan_t plan;
-    msm_plan(&plan, group->id, nbases, opts);
+    msm_plan(&plan, group->id, useful, opts);
     const unsigned k = plan.chunks, c = plan.window_bits;
     const size_t nunits = (size_t)plan.windows * k;
     const size_t jac = group->jac_size;

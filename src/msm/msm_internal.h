@@ -8,6 +8,7 @@
 #ifndef CUZK_MSM_MSM_INTERNAL_H
 #define CUZK_MSM_MSM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,8 @@ typedef struct {
     void (*jac_dbl)(void *r, const void *a);
     /* r = the same point with Z = 1, or the canonical infinity. */
     void (*jac_normalize)(void *r);
+    /* true iff the affine point (all-zero coordinates) is infinity */
+    bool (*aff_is_inf)(const void *p);
 } msm_group_t;
 
 extern const msm_group_t msm_group_g1;
