@@ -7,6 +7,7 @@
 #include "gadgets/create_label.h"
 #include "gadgets/merkle.h"
 #include "gadgets/poseidon.h"
+#include "gadgets/poseidon_md.h"
 #include "gadgets/sha256.h"
 
 #define MAX_KV 8
@@ -208,6 +209,23 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
         poseidon_circuit(cs, (unsigned)arity, &tag, in);
         return CUZK_OK;
     }
+    if (strcmp(name, "hash-md") == 0) {
+        static const char *const keys[] = {"n", NULL};
+        uint64_t count;
+        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "n", 71, &count, err)))
+            return st;
+        if (count < 1 || count > (1u << 20))
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter n=%llu (1 to 1048576)",
+                             (unsigned long long)count);
+        anum *in = malloc(count * sizeof *in);
+        if (!in)
+            return cuzk_fail(err, CUZK_E_NOMEM, "hash-md: out of memory");
+        for (uint64_t i = 0; i < count; i++)
+            in[i] = anum_alloc(cs, &FR_ONE);
+        poseidon_hash_md_circuit(cs, in, count);
+        free(in);
+        return CUZK_OK;
+    }
     if (strcmp(name, "por") == 0)
         return por(cs, k, n, seed, err);
     if (strcmp(name, "create-label") == 0) {
@@ -239,8 +257,8 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
         merkle_sha256_hash_bits(cs, bits, 256, bits + 256, 256);
         return CUZK_OK;
     }
-    return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit '%s' (sha256, poseidon, por, "
-                     "create-label, hash-leaf-bits)", name);
+    return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit '%s' (sha256, poseidon, "
+                     "hash-md, por, create-label, hash-leaf-bits)", name);
 }
 
 cuzk_status gadgets_builtin_synthesize(cs_t *cs, const char *name, const char *const *params,

@@ -8,6 +8,9 @@
  *                 is this total minus 512).
  *   poseidon      arity=N (default 2): N allocated numbers, legacy Poseidon circuit with the
  *                 MerkleTree tag (311 for arity 2).
+ *   hash-md       n=N (default 71, 1..2^20): N allocated ones, Poseidon hash_md_circuit
+ *                 (arity 36; 71 elements: 2,770 constraints as filecoin-hashers'
+ *                 test_hash_md_circuit).
  *   por           hasher=sha256|poseidon (default poseidon), arity=2|4|8|16 or
  *                 base=B[,sub=S[,top=T]], leaves=N (default 64; N = B^levels·S·T),
  *                 root=public|private (default public): PoRCircuit as rust-fil-proofs'

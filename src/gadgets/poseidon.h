@@ -42,6 +42,16 @@ cuzk_status poseidon_hash(unsigned arity, const fr_t *tag, const fr_t *preimage,
 cuzk_status poseidon_hash_textbook(unsigned arity, const fr_t *tag, const fr_t *preimage,
                                    fr_t *out, cuzk_error *err);
 
+/* Poseidon Merkle-Damgard hash (filecoin-hashers poseidon.rs `hash_md`; facts §5.7): arity
+ * POSEIDON_MD_ARITY with the MerkleTree tag 2^36 − 1; acc = in[0], then for each chunk of up
+ * to 35 further elements acc = Poseidon_36(acc, chunk...). A shorter last chunk is padded with
+ * zeros (neptune's `reset` zeroes the state and MerkleTree hashes apply no other padding), the
+ * same values the circuit (poseidon_md.h) allocates. in: n field elements, n >= 2 (the
+ * reference asserts more than one); out: the hash. Errors: CUZK_E_INVALID_ARG for n < 2,
+ * CUZK_E_NOMEM. Thread-safe. */
+#define POSEIDON_MD_ARITY 36
+cuzk_status poseidon_hash_md(const fr_t *in, size_t n, fr_t *out, cuzk_error *err);
+
 /* Legacy circuit over `arity` allocated numbers with the given tag; returns the hash as an
  * allocated number. Unsupported arity records CUZK_E_UNSUPPORTED in the cs. */
 anum poseidon_circuit(cs_t *cs, unsigned arity, const fr_t *tag, const anum *preimage);

@@ -1,5 +1,6 @@
-/* Native Poseidon: neptune's optimised schedule (poseidon.rs hash_optimized_dynamic) and the
- * textbook schedule (facts §5.4, §5.5). Contracts in poseidon.h. */
+/* Native Poseidon: neptune's optimised schedule (poseidon.rs hash_optimized_dynamic), the
+ * textbook schedule (facts §5.4, §5.5) and filecoin-hashers' Merkle-Damgard chaining
+ * (hash_md, facts §5.7). Contracts in poseidon.h. */
 #include <string.h>
 
 #include "gadgets/poseidon.h"
@@ -102,5 +103,25 @@ cuzk_status poseidon_hash_textbook(unsigned arity, const fr_t *tag, const fr_t *
         apply(s, pc->m, t);
     }
     *out = s[1];
+    return CUZK_OK;
+}
+
+cuzk_status poseidon_hash_md(const fr_t *in, size_t n, fr_t *out, cuzk_error *err)
+{
+    if (n < 2)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "poseidon_hash_md: %zu elements (at least 2)", n);
+    fr_t tag, acc = in[0], pre[POSEIDON_MD_ARITY];
+    poseidon_tag_merkle(POSEIDON_MD_ARITY, &tag);
+    for (size_t i = 1; i < n; i += POSEIDON_MD_ARITY - 1) {
+        size_t k = n - i < POSEIDON_MD_ARITY - 1 ? n - i : POSEIDON_MD_ARITY - 1;
+        pre[0] = acc;
+        memcpy(pre + 1, in + i, k * sizeof *pre);
+        for (size_t j = k + 1; j < POSEIDON_MD_ARITY; j++)
+            pre[j] = FR_ZERO;
+        cuzk_status st = poseidon_hash(POSEIDON_MD_ARITY, &tag, pre, &acc, err);
+        if (st != CUZK_OK)
+            return st;
+    }
+    *out = acc;
     return CUZK_OK;
 }

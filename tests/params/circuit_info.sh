@@ -44,6 +44,7 @@ expect 1163 2 por --param arity=4 --param leaves=64 --param root=private
 expect 1062 2 por --param arity=8 --param leaves=64 --param root=private
 expect 532025 1 create-label
 expect 45387 1 hash-leaf-bits
+expect 2770 1 hash-md --param n=71
 expect_exit2 no-such-circuit
 expect_exit2 por --param arity=3
 expect_exit2 poseidon --param arity=5

@@ -17,7 +17,7 @@ static const char USAGE[] =
     "usage: cuzk circuit-info <circuit> [--param key=value ...]\n"
     "  circuits: sha256 (bytes=N), poseidon (arity=N), por (hasher=sha256|poseidon,\n"
     "            arity=2|4|8|16 or base=B,sub=S,top=T, leaves=N, root=public|private),\n"
-    "            create-label (layer=L, node=N), hash-leaf-bits\n"
+    "            create-label (layer=L, node=N), hash-leaf-bits, hash-md (n=N)\n"
     "  prints {\"circuit\",\"constraints\",\"inputs\",\"aux\",\"nnz_a\",\"nnz_b\",\"nnz_c\"} on one line;\n"
     "  inputs include ONE, constraints exclude the prover-appended input rows and include\n"
     "  the circuit's input-bit booleanity constraints (sha256 bytes=64: 45386 = 44874 + 512)\n"
