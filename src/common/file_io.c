@@ -114,40 +114,135 @@ static int fill_and_sync(int fd, int (*emit)(FILE *, const void *), const void *
     return e;
 }
 
-cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,
-                              cuzk_error *err)
+/* The path to replace: `path` itself, or the file a symbolic link at `path` points to
+ * (so a link is written through, not replaced). Refuses existing non-regular files:
+ * devices, FIFOs, sockets and directories must not be swapped for a regular file. */
+static cuzk_status resolve_target(const char *path, char **out, cuzk_error *err)
+{
+    struct stat st;
+    *out = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real)
+            return cuzk_fail(err, CUZK_E_IO, "%s: cannot resolve the symbolic link: %s", path, strerror(errno));
+        *out = real;
+    } else {
+        *out = strdup(path);
+        if (!*out)
+            return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
+    }
+    if (stat(*out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        free(*out);
+        *out = NULL;
+        return cuzk_fail(err, CUZK_E_IO, "%s: refusing to replace something that is not a regular file", path);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
+                             const void *ctx, cuzk_error *err)
 {
     static const char suffix[] = ".tmp.XXXXXX";
-    size_t plen = strlen(path);
+    sf->path = sf->tmp = NULL;
+    char *target;
+    cuzk_status st = resolve_target(path, &target, err);
+    if (st)
+        return st;
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + sizeof suffix);
-    if (!tmp)
+    if (!tmp) {
+        free(target);
         return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
-    memcpy(tmp, path, plen);
+    }
+    memcpy(tmp, target, plen);
     memcpy(tmp + plen, suffix, sizeof suffix);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
+        free(target);
         return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", path, strerror(e));
     }
     const char *what = "chmod of the temporary file";
     int e = 0;
-    if (fchmod(fd, target_mode(path)) != 0) {
+    if (fchmod(fd, target_mode(target)) != 0) {
         e = last_errno();
         close(fd);
     } else {
         e = fill_and_sync(fd, emit, ctx, &what);
     }
-    if (!e && rename(tmp, path) != 0) {
-        e = last_errno();
-        what = "rename";
-    }
     if (e) {
         unlink(tmp);
         free(tmp);
+        free(target);
         return cuzk_fail(err, CUZK_E_IO, "%s: %s: %s", path, what, strerror(e));
     }
-    free(tmp);
-    sync_dir(path);
+    sf->path = target;
+    sf->tmp = tmp;
     return CUZK_OK;
+}
+
+cuzk_status cuzk_write_commit(cuzk_staged_file *sf, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if (rename(sf->tmp, sf->path) != 0) {
+        st = cuzk_fail(err, CUZK_E_IO, "%s: rename: %s", sf->path, strerror(last_errno()));
+        unlink(sf->tmp);
+    } else {
+        sync_dir(sf->path);
+    }
+    free(sf->tmp);
+    free(sf->path);
+    sf->tmp = sf->path = NULL;
+    return st;
+}
+
+void cuzk_write_abort(cuzk_staged_file *sf)
+{
+    if (sf->tmp)
+        unlink(sf->tmp);
+    free(sf->tmp);
+    free(sf->path);
+    sf->tmp = sf->path = NULL;
+}
+
+cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,
+                              cuzk_error *err)
+{
+    cuzk_staged_file sf;
+    cuzk_status st = cuzk_write_stage(&sf, path, emit, ctx, err);
+    return st ? st : cuzk_write_commit(&sf, err);
+}
+
+bool cuzk_same_file(const char *a, const char *b)
+{
+    char *ra = cuzk_canonical_path(a), *rb = cuzk_canonical_path(b);
+    bool same = ra && rb && !strcmp(ra, rb);
+    free(ra);
+    free(rb);
+    return same;
+}
+
+char *cuzk_canonical_path(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    /* not there yet: canonical directory + the last component */
+    char *copy = strdup(path), *copy2 = strdup(path);
+    char *out = NULL;
+    if (copy && copy2) {
+        char *dir = realpath(dirname(copy), NULL);
+        const char *base = basename(copy2);
+        if (dir) {
+            size_t n = strlen(dir) + strlen(base) + 2;
+            out = malloc(n);
+            if (out)
+                snprintf(out, n, "%s/%s", dir, base);
+            free(dir);
+        }
+    }
+    free(copy);
+    free(copy2);
+    return out;
 }

@@ -11,6 +11,7 @@
 #ifndef CUZK_COMMON_FILE_IO_H
 #define CUZK_COMMON_FILE_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,5 +49,29 @@ void cuzk_file_unmap(cuzk_mapped_file *f);
  * returned), CUZK_E_NOMEM (the temporary name). */
 cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,
                               cuzk_error *err);
+
+/* The same in two phases, for outputs that must change together (e.g. proof.json and
+ * public.json): cuzk_write_stage writes and syncs the temporary file and leaves `path`
+ * untouched; cuzk_write_commit renames it over `path`; cuzk_write_abort removes it. Stage
+ * every file first and commit only when all stages succeeded. The staged file owns two
+ * malloc'ed strings until commit/abort. A symbolic link at `path` is written through (its
+ * target is replaced); an existing non-regular file (device, FIFO, socket, directory) is
+ * refused with CUZK_E_IO before anything is written. Errors as cuzk_write_atomic. */
+typedef struct {
+    char *path; /* the file to replace */
+    char *tmp;  /* the staged temporary file */
+} cuzk_staged_file;
+
+cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
+                             const void *ctx, cuzk_error *err);
+cuzk_status cuzk_write_commit(cuzk_staged_file *sf, cuzk_error *err);
+void cuzk_write_abort(cuzk_staged_file *sf);
+
+/* Canonical absolute form of a path that may not exist yet (realpath of the file, or of
+ * its directory plus the last component); malloc'ed, NULL if the directory does not
+ * exist. cuzk_same_file: whether two paths name the same file (false if either cannot be
+ * resolved). */
+char *cuzk_canonical_path(const char *path);
+bool cuzk_same_file(const char *a, const char *b);
 
 #endif

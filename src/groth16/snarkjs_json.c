@@ -70,19 +70,56 @@ static cuzk_status write_json(const char *path, json_t *j, cuzk_error *err)
     return st;
 }
 
-cuzk_status snarkjs_write_proof(const char *path, const groth16_proof_t *proof, cuzk_error *err)
+static json_t *proof_json(const groth16_proof_t *proof)
 {
-    json_t *j = json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&proof->a), "pi_b", g2_json(&proof->b),
-                          "pi_c", g1_json(&proof->c), "protocol", "groth16", "curve", "bls12381");
-    return write_json(path, j, err);
+    return json_pack("{s:o, s:o, s:o, s:s, s:s}", "pi_a", g1_json(&proof->a), "pi_b", g2_json(&proof->b), "pi_c",
+                     g1_json(&proof->c), "protocol", "groth16", "curve", "bls12381");
 }
 
-cuzk_status snarkjs_write_public(const char *path, const fr_t *inputs, size_t n, cuzk_error *err)
+static json_t *public_json(const fr_t *inputs, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < n; i++)
         json_array_append_new(a, fr_json(&inputs[i]));
-    return write_json(path, a, err);
+    return a;
+}
+
+cuzk_status snarkjs_write_proof(const char *path, const groth16_proof_t *proof, cuzk_error *err)
+{
+    return write_json(path, proof_json(proof), err);
+}
+
+cuzk_status snarkjs_write_public(const char *path, const fr_t *inputs, size_t n, cuzk_error *err)
+{
+    return write_json(path, public_json(inputs, n), err);
+}
+
+cuzk_status snarkjs_write_proof_and_public(const char *proof_path, const groth16_proof_t *proof,
+                                           const char *public_path, const fr_t *inputs, size_t n, cuzk_error *err)
+{
+    if (cuzk_same_file(proof_path, public_path))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: the proof and the public inputs would go to the same file",
+                         proof_path);
+    json_t *pj = proof_json(proof), *uj = public_json(inputs, n);
+    cuzk_staged_file a, b;
+    cuzk_status st = pj && uj ? CUZK_OK : cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory building JSON", proof_path);
+    if (!st)
+        st = cuzk_write_stage(&a, proof_path, emit_json, pj, err);
+    if (!st) {
+        st = cuzk_write_stage(&b, public_path, emit_json, uj, err);
+        if (st)
+            cuzk_write_abort(&a);
+    }
+    if (!st) {
+        st = cuzk_write_commit(&a, err);
+        if (st)
+            cuzk_write_abort(&b);
+        else
+            st = cuzk_write_commit(&b, err);
+    }
+    json_decref(pj);
+    json_decref(uj);
+    return st;
 }
 
 cuzk_status snarkjs_write_vk(const char *path, const groth16_vk_t *vk, cuzk_error *err)

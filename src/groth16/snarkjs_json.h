@@ -27,6 +27,12 @@ cuzk_status snarkjs_read_proof(const char *path, groth16_proof_t *proof, cuzk_er
 
 /* inputs: n Montgomery fr_t. */
 cuzk_status snarkjs_write_public(const char *path, const fr_t *inputs, size_t n, cuzk_error *err);
+/* Both files of one proof: written to temporary files first and renamed only when both
+ * were written, so on an error neither destination changes (a failing second rename, which
+ * needs the directory to vanish between the two calls, is the only exception). The two
+ * paths must name different files (CUZK_E_INVALID_ARG). */
+cuzk_status snarkjs_write_proof_and_public(const char *proof_path, const groth16_proof_t *proof,
+                                           const char *public_path, const fr_t *inputs, size_t n, cuzk_error *err);
 /* *inputs is malloc'ed (caller frees), *n its length. */
 cuzk_status snarkjs_read_public(const char *path, fr_t **inputs, size_t *n, cuzk_error *err);
 

@@ -81,6 +81,42 @@ static void file_io(void)
     CHECK(cuzk_file_map(&f, bad, &err) == CUZK_E_IO, "missing file");
     CHECK(cuzk_file_map(&f, dir, &err) == CUZK_E_IO, "a directory is not a regular file");
 
+    /* two-phase: staged files leave their destinations alone until commit */
+    char p2[600];
+    snprintf(p2, sizeof p2, "%s/second.txt", dir);
+    cuzk_staged_file sa, sb;
+    CHECK(cuzk_write_stage(&sa, path, emit_text, "staged", &err) == CUZK_OK, "stage: %s", err.msg);
+    CHECK(cuzk_file_map(&f, path, &err) == CUZK_OK && f.len == 7 && !memcmp(f.data, "second!", 7),
+          "destination unchanged while staged");
+    cuzk_file_unmap(&f);
+    CHECK(cuzk_write_stage(&sb, p2, emit_text, "other", &err) == CUZK_OK, "second stage");
+    cuzk_write_abort(&sb);
+    CHECK(access(p2, F_OK) != 0, "aborted stage leaves no file");
+    CHECK(cuzk_write_commit(&sa, &err) == CUZK_OK, "commit");
+    CHECK(cuzk_file_map(&f, path, &err) == CUZK_OK && f.len == 6 && !memcmp(f.data, "staged", 6),
+          "commit replaced the destination");
+    cuzk_file_unmap(&f);
+    CHECK(count_entries(dir) == 2, "no temporaries after commit/abort (out.txt, empty)");
+
+    /* a symbolic link is written through; non-regular files are refused untouched */
+    char link[600], fifo[600];
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK(symlink(path, link) == 0, "symlink");
+    CHECK(cuzk_write_atomic(link, emit_text, "via link", &err) == CUZK_OK, "write through a link: %s", err.msg);
+    struct stat ls;
+    CHECK(lstat(link, &ls) == 0 && S_ISLNK(ls.st_mode), "the link is still a link");
+    CHECK(cuzk_file_map(&f, path, &err) == CUZK_OK && f.len == 8, "the link's target got the bytes");
+    cuzk_file_unmap(&f);
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+    CHECK(cuzk_write_atomic(fifo, emit_text, "x", &err) == CUZK_E_IO && strstr(err.msg, "not a regular file"),
+          "a FIFO is refused: %s", err.msg);
+    CHECK(lstat(fifo, &ls) == 0 && S_ISFIFO(ls.st_mode), "the FIFO is left as it was");
+    CHECK(cuzk_write_atomic(dir, emit_text, "x", &err) == CUZK_E_IO, "a directory is refused");
+    CHECK(cuzk_same_file(link, path) && !cuzk_same_file(path, p2), "same-file detection");
+
+    unlink(fifo);
+    unlink(link);
     unlink(path);
     unlink(empty);
     rmdir(dir);

@@ -123,6 +123,16 @@ expect 2 "point outside the subgroup" "$cuzk" verify "$d/vk.json" "$d/public.jso
 grep -q -i subgroup "$work/err" && ok || bad "subgroup error must say so"
 expect 2 "non-canonical public input" "$cuzk" verify "$d/vk.json" "$work/pubnoncanon.json" "$d/proof.json"
 expect 2 "numbers instead of strings" "$cuzk" verify "$d/vk.json" "$d/public.json" "$work/notstring.json"
+# outputs: never over an input or each other; a failure leaves the previous files intact
+cp "$d/proof.json" "$work/keep.json"
+expect 2 "proof and public to one file" "$cuzk" prove "$d/cz.zkey" "$fx/poseidon.wtns" "$work/keep.json" "$work/keep.json"
+expect 2 "output over the witness" "$cuzk" prove "$d/cz.zkey" "$fx/poseidon.wtns" "$fx/poseidon.wtns" "$work/q.json"
+expect 2 "public.json in a missing directory" "$cuzk" prove "$d/cz.zkey" "$fx/poseidon.wtns" "$work/keep.json" \
+  "$work/missing/public.json"
+cmp -s "$d/proof.json" "$work/keep.json" && ok || bad "a failed prove changed proof.json"
+mkfifo "$work/fifo"
+expect 2 "output onto a FIFO" "$cuzk" prove "$d/cz.zkey" "$fx/poseidon.wtns" "$work/fifo" "$work/q.json"
+[[ -p $work/fifo ]] && ok || bad "the FIFO was replaced"
 expect 2 "unknown subcommand" "$cuzk" frobnicate
 expect 0 "--help" "$cuzk" prove --help
 expect 2 "bad --threads" "$cuzk" prove --threads 0 a b c d

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "common/file_io.h"
 #include "cs/wtns.h"
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_params.h"
@@ -18,6 +19,12 @@ int cmd_prove(int argc, char **argv)
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
+    for (int i = 0; i < 2; i++)
+        for (int j = 2; j < 4; j++)
+            if (cuzk_same_file(o.pos[i], o.pos[j])) {
+                fprintf(stderr, "cuzk prove: error: output %s is the input %s\n", o.pos[j], o.pos[i]);
+                return CLI_ERROR;
+            }
     zkey_t z;
     wtns_t w = {0};
     double t0 = cli_now_ms();
@@ -56,9 +63,7 @@ int cmd_prove(int argc, char **argv)
         t5 = cli_now_ms();
     }
     if (!st)
-        st = snarkjs_write_proof(o.pos[2], &proof, &err);
-    if (!st)
-        st = snarkjs_write_public(o.pos[3], w.w + 1, z.n_public, &err);
+        st = snarkjs_write_proof_and_public(o.pos[2], &proof, o.pos[3], w.w + 1, z.n_public, &err);
     if (o.verbose && !st)
         fprintf(stderr,
                 "prove: read zkey %.1f ms, witness %.1f ms, a/b/c %.1f ms, prove_start (H + G1 MSMs) %.1f ms, "
