@@ -1,6 +1,9 @@
 /* cuzk export-vk <circuit.zkey> <verification_key.json> (snarkjs zkey export
  * verificationkey). */
+#include <stdio.h>
+
 #include "cli.h"
+#include "common/file_io.h"
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_params.h"
 
@@ -13,6 +16,10 @@ int cmd_export_vk(int argc, char **argv)
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
+    if (cuzk_same_file(o.pos[0], o.pos[1])) {
+        fprintf(stderr, "cuzk export-vk: error: output %s is the input\n", o.pos[1]);
+        return CLI_ERROR;
+    }
     zkey_t z;
     if (zkey_read_file(&z, o.pos[0], ZKEY_CHECK_SUBGROUP, &err))
         return cli_fail("export-vk", &err);

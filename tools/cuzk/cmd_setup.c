@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "common/file_io.h"
 #include "cs/r1cs.h"
 #include "groth16/zkey_params.h"
 
@@ -16,9 +17,13 @@ int cmd_setup(int argc, char **argv)
     int rc = cli_parse(argc, argv, USAGE, 2, &o);
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
+    cuzk_error err = {0};
+    if (cuzk_same_file(o.pos[0], o.pos[1])) {
+        fprintf(stderr, "cuzk setup: error: output %s is the input\n", o.pos[1]);
+        return CLI_ERROR;
+    }
     fprintf(stderr, "cuzk setup: WARNING: these parameters come from toxic waste known to this process; "
                     "use them for testing only, never in production.\n");
-    cuzk_error err = {0};
     r1cs_t r1cs;
     double t0 = cli_now_ms();
     if (r1cs_read_file(&r1cs, o.pos[0], &err))
