@@ -3,6 +3,7 @@
  * peak of every flight counter. --sweep-pw runs one configuration per partition_workers
  * value, each in a fresh child process (so VmHWM is per configuration), plus a "serial"
  * baseline row that proves the same partitions one at a time without the pipeline. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,13 +301,13 @@ static json_t *in_child(json_t *(*fn)(const batch_opts *, circuit_t *), const ba
     return j;
 }
 
-static void print_row(json_t *r)
+static void print_row(FILE *out, json_t *r)
 {
     char pw[16] = "-";
     json_t *jpw = json_object_get(r, "partition_workers");
     if (jpw)
         snprintf(pw, sizeof pw, "%lld", (long long)json_integer_value(jpw));
-    printf("%-9s %4s %9.3f %9.3f %9.3f %8.1f   %lld/%lld\n", json_string_value(json_object_get(r, "mode")), pw,
+    fprintf(out, "%-9s %4s %9.3f %9.3f %9.3f %8.1f   %lld/%lld\n", json_string_value(json_object_get(r, "mode")), pw,
            json_real_value(json_object_get(r, "seconds_per_proof")),
            json_real_value(json_object_get(r, "p50_latency_s")), json_real_value(json_object_get(r, "p95_latency_s")),
            (double)json_integer_value(json_object_get(r, "peak_rss_bytes")) / (1 << 20),
@@ -336,6 +337,43 @@ static const char USAGE[] =
     "                        [--r1cs F --zkey F --wtns F] [--json] [--quiet]\n"
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
     "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n";
+
+/* A byte count: digits with an optional KiB/MiB/GiB/TiB suffix, >= 1. */
+static uint64_t size_arg(const char *v, const char *name, int *bad)
+{
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } units[] = {{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+    char *end;
+    errno = 0;
+    unsigned long long x = (v[0] >= '0' && v[0] <= '9') ? strtoull(v, &end, 10) : 0;
+    for (size_t i = 0; x && errno == 0 && i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(end, units[i].suffix) && x <= (UINT64_MAX >> units[i].shift))
+            return (uint64_t)x << units[i].shift;
+    fprintf(stderr, "cuzk-bench batch: %s needs a positive byte count (optionally with KiB/MiB/GiB/TiB), got '%s'\n",
+            name, v);
+    *bad = 1;
+    return 0;
+}
+
+/* Validate a --sweep-pw list ("1,2,4,8": integers in 1..1024) before anything runs. */
+static int sweep_ok(const char *list)
+{
+    const char *p = list;
+    if (!*p)
+        return 0;
+    while (*p) {
+        char *end;
+        unsigned long pw = strtoul(p, &end, 10);
+        if (end == p || pw < 1 || pw > 1024 || (*end && *end != ','))
+            return 0;
+        p = *end == ',' ? end + 1 : end;
+        if (*end == ',' && !*p)
+            return 0;
+    }
+    return 1;
+}
 
 static unsigned uarg(const char *v, const char *name, unsigned lo, unsigned hi, int *bad)
 {
@@ -389,7 +427,7 @@ int bench_batch(int argc, char **argv)
             else if (!strcmp(a, "--finalizers"))
                 o.finalizers = uarg(v, a, 1, 64, &bad);
             else if (!strcmp(a, "--budget"))
-                o.budget = strtoull(v, NULL, 10);
+                o.budget = size_arg(v, a, &bad);
             else if (!strcmp(a, "--sweep-pw"))
                 o.sweep = v;
             else if (!strcmp(a, "--r1cs"))
@@ -403,6 +441,11 @@ int bench_batch(int argc, char **argv)
                 return 2;
             }
         }
+    }
+    if (!bad && o.sweep && !sweep_ok(o.sweep)) {
+        fprintf(stderr, "cuzk-bench batch: --sweep-pw needs a comma-separated list of integers in 1..1024, got '%s'\n",
+                o.sweep);
+        bad = 1;
     }
     if (bad)
         return 2;
@@ -419,12 +462,7 @@ int bench_batch(int argc, char **argv)
             rc = 1;
         for (const char *p = o.sweep; *p && !rc;) {
             char *end;
-            unsigned long pw = strtoul(p, &end, 10);
-            if (end == p || pw < 1 || pw > 1024) {
-                fprintf(stderr, "cuzk-bench batch: bad --sweep-pw list '%s'\n", o.sweep);
-                rc = 2;
-                break;
-            }
+            unsigned long pw = strtoul(p, &end, 10); /* validated by sweep_ok */
             batch_opts oo = o;
             oo.pw = (unsigned)pw;
             json_t *r = in_child(run_engine, &oo, &c);
@@ -441,14 +479,17 @@ int bench_batch(int argc, char **argv)
         else
             rc = 1;
     }
-    printf("%s circuit, 2^%u rows, %u partitions x %u proofs, j=%u, prover threads %u\n", o.kind, o.log_rows,
-           o.partitions, o.count, o.jobs, o.threads);
-    printf("%-9s %4s %9s %9s %9s %8s   %s\n", "mode", "pw", "s/proof", "p50 s", "p95 s", "RSS MiB", "verified");
+    FILE *tbl = o.json ? stderr : stdout; /* with --json, stdout carries only the JSON object */
+    if (json_array_size(rows) > 0) {
+        fprintf(tbl, "%s circuit, 2^%u rows, %u partitions x %u proofs, j=%u, prover threads %u\n", o.kind,
+                o.log_rows, o.partitions, o.count, o.jobs, o.threads);
+        fprintf(tbl, "%-9s %4s %9s %9s %9s %8s   %s\n", "mode", "pw", "s/proof", "p50 s", "p95 s", "RSS MiB", "verified");
+    }
     size_t i;
     json_t *r;
     json_array_foreach(rows, i, r)
     {
-        print_row(r);
+        print_row(tbl, r);
         if (!row_ok(r)) {
             fprintf(stderr, "cuzk-bench batch: %s row: not every proof verified or counters not at zero\n",
                     json_string_value(json_object_get(r, "mode")));
@@ -467,7 +508,7 @@ int bench_batch(int argc, char **argv)
             if (best == 0 || s < best)
                 best = s;
         }
-        printf("best pipeline speedup over serial: %.2fx\n", best > 0 ? base / best : 0);
+        fprintf(tbl, "best pipeline speedup over serial: %.2fx\n", best > 0 ? base / best : 0);
         out = json_pack("{s:O, s:f}", "sweep", rows, "best_speedup_vs_serial", best > 0 ? base / best : 0);
     }
     if (o.json && out) {

@@ -116,10 +116,11 @@ int bench_vs_snarkjs(int argc, char **argv)
     }
     qsort(tc, (size_t)runs, sizeof *tc, cmp_double);
     qsort(ts, (size_t)runs, sizeof *ts, cmp_double);
-    printf("%-22s %10s %10s\n", "prover (whole command)", "min s", "median s");
-    printf("%-22s %10.3f %10.3f\n", "cuzk prove", tc[0], tc[runs / 2]);
-    printf("%-22s %10.3f %10.3f\n", "snarkjs groth16 prove", ts[0], ts[runs / 2]);
-    printf("speedup (snarkjs / cuzk, min): %.2fx   (both proofs verified by snarkjs)\n", ts[0] / tc[0]);
+    FILE *out = json ? stderr : stdout; /* with --json, stdout carries only the JSON object */
+    fprintf(out, "%-22s %10s %10s\n", "prover (whole command)", "min s", "median s");
+    fprintf(out, "%-22s %10.3f %10.3f\n", "cuzk prove", tc[0], tc[runs / 2]);
+    fprintf(out, "%-22s %10.3f %10.3f\n", "snarkjs groth16 prove", ts[0], ts[runs / 2]);
+    fprintf(out, "speedup (snarkjs / cuzk, min): %.2fx   (both proofs verified by snarkjs)\n", ts[0] / tc[0]);
     if (json) {
         json_t *j = json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "zkey", zkey, "wtns", wtns, "runs", runs,
                               "cuzk_min_s", tc[0], "cuzk_median_s", tc[runs / 2], "snarkjs_min_s", ts[0],
