@@ -133,6 +133,22 @@ cmp -s "$d/proof.json" "$work/keep.json" && ok || bad "a failed prove changed pr
 mkfifo "$work/fifo"
 expect 2 "output onto a FIFO" "$cuzk" prove "$d/cz.zkey" "$fx/poseidon.wtns" "$work/fifo" "$work/q.json"
 [[ -p $work/fifo ]] && ok || bad "the FIFO was replaced"
+# a witness that does not satisfy the circuit: one value flipped; prove refuses to write
+python3 - "$fx/poseidon.wtns" "$work/unsat.wtns" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 12
+while off < len(d):
+    t, sz = struct.unpack_from('<IQ', d, off)
+    off += 12
+    if t == 2:
+        d[off + 32 * 5] ^= 1
+        break
+    off += sz
+open(sys.argv[2], 'wb').write(d)
+PY
+expect 2 "unsatisfied witness" "$cuzk" prove "$d/cz.zkey" "$work/unsat.wtns" "$work/unsat.json" "$work/unsatpub.json"
+[[ ! -e $work/unsat.json ]] && ok || bad "a proof was written for an unsatisfied witness"
 expect 2 "unknown subcommand" "$cuzk" frobnicate
 expect 0 "--help" "$cuzk" prove --help
 expect 2 "bad --threads" "$cuzk" prove --threads 0 a b c d

@@ -12,6 +12,23 @@
 static const char USAGE[] =
     "usage: cuzk prove [--threads N] [-v] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n";
 
+/* Verify the new proof before writing it (four pairings, a few ms): a witness that does
+ * not satisfy the circuit gives a proof that fails here, and nothing is written. */
+static cuzk_status self_check(const groth16_vk_t *vk, const fr_t *pub, size_t n, const groth16_proof_t *proof,
+                              cuzk_error *err)
+{
+    groth16_pvk_t *pvk = malloc(sizeof *pvk);
+    if (!pvk)
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for the self-check");
+    groth16_prepare_vk(pvk, vk);
+    cuzk_status st = groth16_verify(pvk, pub, n, proof, err);
+    free(pvk);
+    if (st == CUZK_E_VERIFY_FAILED)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "the proof does not verify: the witness does not satisfy the circuit (nothing written)");
+    return st;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     cli_opts o;
@@ -62,6 +79,8 @@ int cmd_prove(int argc, char **argv)
             st = groth16_prove_finish(p, o.threads, &proof, &err);
         t5 = cli_now_ms();
     }
+    if (!st)
+        st = self_check(&pk.vk, w.w + 1, z.n_public, &proof, &err);
     if (!st)
         st = snarkjs_write_proof_and_public(o.pos[2], &proof, o.pos[3], w.w + 1, z.n_public, &err);
     if (o.verbose && !st)
