@@ -56,6 +56,7 @@ void cuzk_config_free(cuzk_server_config *cfg)
         free(cfg->circuits[i].name);
         free(cfg->circuits[i].r1cs);
         free(cfg->circuits[i].zkey);
+        free(cfg->circuits[i].where);
     }
     free(cfg->circuits);
     memset(cfg, 0, sizeof *cfg);
@@ -176,25 +177,50 @@ static cuzk_status want_type(cuzk_error *err, const char *path, const toml_item 
     return bad(err, path, it, what);
 }
 
-static cuzk_status check_listen(const char *s, bool allow_empty, bool allow_unix, cuzk_error *err)
+/* Host part of "host:port": a bracketed IPv6 literal or a name/IPv4 literal. */
+static bool host_ok(const char *h, size_t n)
+{
+    if (n >= 2 && h[0] == '[' && h[n - 1] == ']') {
+        for (size_t i = 1; i + 1 < n; i++)
+            if (!isalnum((unsigned char)h[i]) && !strchr(":.%", h[i])) /* % = zone id */
+                return false;
+        return n > 2;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)h[i]) && !strchr(".-_", h[i]))
+            return false;
+    return n > 0;
+}
+
+cuzk_status cuzk_config_check_listen(const char *s, bool allow_empty, bool allow_unix, cuzk_error *err)
 {
     if (!*s)
         return allow_empty ? CUZK_OK : cuzk_fail(err, CUZK_E_INVALID_ARG, "empty address");
-    if (!strncmp(s, "unix://", 7)) {
+    if (!strncmp(s, "unix:", 5)) {
         if (!allow_unix)
-            return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": a unix socket is not allowed here (want IP:port)", s);
-        if (s[7] != '/' || !s[8])
-            return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": want unix:///absolute/path.sock", s);
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": a unix socket is not allowed here (want IP:port)",
+                             s);
+        if (strncmp(s, "unix://", 7) || s[7] != '/' || !s[8])
+            return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                             "\"%.200s\": a unix socket needs an absolute path: unix:///absolute/path.sock", s);
         return CUZK_OK;
     }
-    const char *colon = strrchr(s, ':');
-    if (!colon || colon == s || !colon[1])
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": want IP:port, [IPv6]:port or unix:///path", s);
-    char *end;
-    errno = 0;
-    long port = strtol(colon + 1, &end, 10);
-    if (errno || *end || port < 0 || port > 65535)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%s\": bad port", s);
+    const char *want = allow_unix ? "want IP:port, [IPv6]:port or unix:///path" : "want IP:port or [IPv6]:port";
+    if (strstr(s, "://"))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": no URL scheme is allowed (%s)", s, want);
+    const char *colon = strrchr(s, ':'), *rbracket = strchr(s, ']');
+    if (!colon || (s[0] == '[' && rbracket && colon < rbracket))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": the port is missing (%s)", s, want);
+    size_t hl = (size_t)(colon - s);
+    if (s[0] != '[' && memchr(s, ':', hl))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": an IPv6 address needs brackets: [addr]:port", s);
+    if (!host_ok(s, hl))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": bad host \"%.*s\" (%s)", s, (int)(hl > 100 ? 100 : hl),
+                         s, want);
+    const char *p = colon + 1;
+    size_t digits = strspn(p, "0123456789");
+    if (!*p || p[digits] || digits > 5 || strtol(p, NULL, 10) > 65535)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "\"%.200s\": port \"%.20s\" is not a number in 0..65535", s, p);
     return CUZK_OK;
 }
 
@@ -221,7 +247,7 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
             return st;
         if (k->type == K_LISTEN || k->type == K_OPT_LISTEN) {
             bool is_status = k->type == K_OPT_LISTEN;
-            if (check_listen(it->value.str, is_status, !is_status, &e2))
+            if (cuzk_config_check_listen(it->value.str, is_status, !is_status, &e2))
                 return bad(err, path, it, e2.msg);
         }
         if (k->type == K_LEVEL && strcmp(it->value.str, "error") && strcmp(it->value.str, "warn") &&
@@ -385,10 +411,15 @@ cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, si
             st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry needs name, r1cs and zkey", path, hd->line);
             break;
         }
-        const cuzk_circuit_config *c = &cfg->circuits[ci];
+        cuzk_circuit_config *c = &cfg->circuits[ci];
         const char *missing = !c->name ? "name" : !c->r1cs ? "r1cs" : !c->zkey ? "zkey" : NULL;
-        if (missing)
+        if (missing) {
             st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry lacks '%s'", path, hd->line, missing);
+        } else {
+            char where[4200];
+            snprintf(where, sizeof where, "%.4096s:%d", path, hd->line);
+            st = cuzk_config_set_string(&c->where, where, err);
+        }
     }
     toml_doc_free(&doc);
     return st;

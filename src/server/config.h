@@ -34,12 +34,13 @@ typedef struct {
     char *name; /* unique; must not start with "synthetic-" */
     char *r1cs; /* path of the .r1cs */
     char *zkey; /* path of the snarkjs .zkey (proving key) */
+    char *where; /* "file:line" of the entry's [[circuits]] header, for messages */
 } cuzk_circuit_config;
 
 typedef struct {
     /* [daemon] */
-    char *listen;                 /* "unix:///abs/path.sock" or "IP:port" / "[IPv6]:port" */
-    char *status_listen;          /* HTTP "IP:port"; "" = disabled */
+    char *listen;                 /* "unix:///abs/path.sock" or "host:port" / "[IPv6]:port" */
+    char *status_listen;          /* HTTP "IP:port" / "[IPv6]:port"; "" = disabled */
     uint32_t socket_mode;         /* socket_mode, octal string "0660" (default) */
     uint64_t max_message_bytes;   /* max_message_size, default 256 MiB (>= 1 KiB) */
     uint64_t shutdown_grace_ms;   /* shutdown_grace, default 30 s */
@@ -89,6 +90,18 @@ cuzk_status cuzk_config_load_file(cuzk_server_config *cfg, const char *path, boo
 cuzk_status cuzk_config_set_string(char **field, const char *value, cuzk_error *err);
 
 void cuzk_config_free(cuzk_server_config *cfg);
+
+/* Check a listen address before anything binds it (cuzk_config_apply_toml checks
+ * daemon.listen and daemon.status_listen with it; the daemon checks its --listen and
+ * --status-listen overrides). Accepted forms:
+ *   "unix:///abs/path.sock"  (only when allow_unix; the path must be absolute and non-empty)
+ *   "host:port"              host: an IPv4 literal or a name of letters, digits, '.', '-', '_'
+ *   "[IPv6]:port"            the brackets are required for IPv6 literals
+ *   ""                       only when allow_empty (the HTTP endpoint is disabled)
+ * The port is explicit: 1 to 5 decimal digits, 0..65535 (0 = an ephemeral port). No scheme
+ * other than unix:// (gRPC's dns:, ipv4:, ... targets are refused).
+ * Errors: CUZK_E_INVALID_ARG with a message quoting the address and saying what is wrong. */
+cuzk_status cuzk_config_check_listen(const char *addr, bool allow_empty, bool allow_unix, cuzk_error *err);
 
 /* Parse a duration ("500ms", "30s", "5m", "1h", "90" = seconds) into milliseconds. Errors:
  * CUZK_E_INVALID_ARG naming the text. */

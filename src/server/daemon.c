@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/log.h"
+#include "server/circuit_files.h"
 #include "server/config.h"
 #include "server/grpc_server.h"
 #include "server/http_server.h"
@@ -99,6 +100,17 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         fprintf(stderr, "cuzk daemon: %s\n", err.msg);
         goto out;
     }
+    /* The config file's addresses were checked while parsing; check the overrides here,
+     * before gRPC or libmicrohttpd sees them. */
+    const char *bad_option = NULL;
+    if (a->listen && cuzk_config_check_listen(a->listen, false, true, &err))
+        bad_option = "--listen";
+    else if (a->status_listen && cuzk_config_check_listen(a->status_listen, true, false, &err))
+        bad_option = "--status-listen";
+    if (bad_option) {
+        fprintf(stderr, "cuzk daemon: %s %s\n", bad_option, err.msg);
+        goto out;
+    }
     cuzk_log_level level;
     if (cuzk_log_parse_level(cfg.log_level, &level, &err)) {
         fprintf(stderr, "cuzk daemon: --log-level: %s\n", err.msg);
@@ -115,6 +127,12 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     else
         cuzk_log(CUZK_LOG_INFO, "config %s loaded", path);
 
+    /* Every [[circuits]] file must exist and match its partner now; the data stay lazy. */
+    for (size_t i = 0; i < cfg.n_circuits; i++)
+        if (cuzk_circuit_files_check(&cfg.circuits[i], &err)) {
+            cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
+            goto out;
+        }
     if (cuzk_service_create(&cfg, &svc, &err)) {
         cuzk_log(CUZK_LOG_ERROR, "cannot start the engine: %s", err.msg);
         goto out;

@@ -1,8 +1,11 @@
 /* `cuzk daemon`: configuration, gRPC + HTTP servers, signal-driven graceful shutdown.
  *
- * Lifecycle: load the config (defaults, then the file, then the command-line overrides),
- * start the service (engine + registry), the gRPC server and, when status_listen is set,
- * the HTTP server; log one "serving" line with the bound ports; wait for SIGTERM or SIGINT.
+ * Lifecycle: load the config (defaults, then the file, then the command-line overrides,
+ * whose addresses are checked with cuzk_config_check_listen), check every [[circuits]]
+ * entry's files (circuit_files.h; a missing or mismatched file stops the start with the
+ * entry's file:line, exit 2), start the service (engine + registry), the gRPC server and,
+ * when status_listen is set, the HTTP server; log one "serving" line with the bound ports;
+ * wait for SIGTERM or SIGINT.
  * Then: refuse new proofs (UNAVAILABLE, /healthz 503) and stop accepting calls, let running
  * jobs finish for daemon.shutdown_grace, cancel the rest (their waiters get CANCELLED),
  * close the servers, remove the unix socket and exit 0. A second signal during the grace

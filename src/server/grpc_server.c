@@ -1,15 +1,20 @@
 /* gRPC C core transport (grpc_server.h). Call flow per RPC (grpc/grpc.h):
  * grpc_server_request_registered_call with the request payload read up front -> handler
  * thread: RECV_CLOSE_ON_SERVER (tells when the client cancels or goes away), decode,
- * service call, then SEND_INITIAL_METADATA + SEND_MESSAGE + SEND_STATUS_FROM_SERVER. */
+ * service call, then SEND_INITIAL_METADATA + SEND_MESSAGE + SEND_STATUS_FROM_SERVER.
+ * Calls of any other method arrive through grpc_server_request_call (the unregistered-call
+ * queue) and get UNIMPLEMENTED at once. */
 #include "server/grpc_server.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/log.h>
 #include <grpc/support/time.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +25,12 @@
 #include <unistd.h>
 
 #include "engine/log.h"
+#include "server/config.h"
+#include "server/pb_strings.h"
 
 enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT };
+/* Pseudo-method of the slots that receive calls of every other path. */
+#define M_UNKNOWN M_COUNT
 
 static const struct {
     const char *path;
@@ -57,6 +66,7 @@ typedef struct {
     int method;
     grpc_call *call;
     gpr_timespec deadline;
+    grpc_call_details details; /* M_UNKNOWN: the path the client asked for */
     grpc_metadata_array md;
     grpc_byte_buffer *payload;
     grpc_completion_queue *call_cq; /* pluck queue bound to the call */
@@ -74,6 +84,8 @@ static void slot_free(rpc_slot *s)
     if (s->payload)
         grpc_byte_buffer_destroy(s->payload);
     grpc_metadata_array_destroy(&s->md);
+    if (s->method == M_UNKNOWN)
+        grpc_call_details_destroy(&s->details);
     if (s->call)
         grpc_call_unref(s->call);
     if (s->call_cq) {
@@ -83,7 +95,8 @@ static void slot_free(rpc_slot *s)
     free(s);
 }
 
-/* Ask for the next call of `method`. Returns false once the server is shutting down. */
+/* Ask for the next call of `method` (M_UNKNOWN: of any unregistered path). Returns false
+ * once the server is shutting down. */
 static bool request_call(cuzk_grpc_server *g, int method)
 {
     rpc_slot *s = calloc(1, sizeof *s);
@@ -93,8 +106,14 @@ static bool request_call(cuzk_grpc_server *g, int method)
     s->method = method;
     grpc_metadata_array_init(&s->md);
     s->call_cq = grpc_completion_queue_create_for_pluck(NULL);
-    grpc_call_error e = grpc_server_request_registered_call(g->server, g->methods[method], &s->call, &s->deadline,
-                                                            &s->md, &s->payload, s->call_cq, g->cq, s);
+    grpc_call_error e;
+    if (method == M_UNKNOWN) {
+        grpc_call_details_init(&s->details);
+        e = grpc_server_request_call(g->server, &s->call, &s->details, &s->md, s->call_cq, g->cq, s);
+    } else {
+        e = grpc_server_request_registered_call(g->server, g->methods[method], &s->call, &s->deadline, &s->md,
+                                                &s->payload, s->call_cq, g->cq, s);
+    }
     if (e != GRPC_CALL_OK) {
         slot_free(s);
         return false;
@@ -218,7 +237,17 @@ static void *handler_main(void *arg)
 
     cuzk_rpc_status r = {GRPC_STATUS_OK, ""};
     grpc_byte_buffer *out = NULL;
-    if (!s->payload) {
+    char path[160];
+    if (s->method != M_UNKNOWN)
+        snprintf(path, sizeof path, "%s", METHODS[s->method].path);
+    if (s->method == M_UNKNOWN) {
+        grpc_slice m = s->details.method;
+        snprintf(path, sizeof path, "%.*s", (int)(GRPC_SLICE_LENGTH(m) > 120 ? 120 : GRPC_SLICE_LENGTH(m)),
+                 (const char *)GRPC_SLICE_START_PTR(m));
+        r.code = GRPC_STATUS_UNIMPLEMENTED;
+        snprintf(r.msg, sizeof r.msg, "unknown method %s: this server implements cuzk.v1.ProvingEngine "
+                 "(SubmitProof, AwaitProof, Prove, CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)", path);
+    } else if (!s->payload) {
         r.code = GRPC_STATUS_INVALID_ARGUMENT;
         snprintf(r.msg, sizeof r.msg, "no request message");
     } else {
@@ -230,21 +259,30 @@ static void *handler_main(void *arg)
             grpc_slice sl = grpc_byte_buffer_reader_readall(&rd);
             grpc_byte_buffer_reader_destroy(&rd);
             size_t len = GRPC_SLICE_LENGTH(sl);
-            ProtobufCMessage *req =
-                protobuf_c_message_unpack(METHODS[s->method].req, NULL, len, GRPC_SLICE_START_PTR(sl));
-            grpc_slice_unref(sl);
+            const ProtobufCMessageDescriptor *desc = METHODS[s->method].req;
+            ProtobufCMessage *req = protobuf_c_message_unpack(desc, NULL, len, GRPC_SLICE_START_PTR(sl));
+            char field[128];
+            size_t at;
+            /* protobuf-c hands strings over cut at a NUL: refuse those before anything reads them */
+            bool nul = req && cuzk_pb_find_nul_string(desc, GRPC_SLICE_START_PTR(sl), len, field, sizeof field, &at);
+            grpc_slice_unref(sl); /* the decoded copy is all the call needs from here on */
             if (!req) {
                 r.code = GRPC_STATUS_INVALID_ARGUMENT;
                 snprintf(r.msg, sizeof r.msg, "malformed %s message (%zu bytes): not a valid protobuf encoding",
-                         METHODS[s->method].req->name, len);
+                         desc->name, len);
+            } else if (nul) {
+                r.code = GRPC_STATUS_INVALID_ARGUMENT;
+                snprintf(r.msg, sizeof r.msg, "%s: field %s contains a NUL byte at offset %zu; string fields must not "
+                         "contain NUL", desc->name, field, at);
             } else {
                 r = dispatch(s, req, &out);
-                protobuf_c_message_free_unpacked(req, NULL);
             }
+            if (req)
+                protobuf_c_message_free_unpacked(req, NULL);
         }
     }
     if (r.code)
-        CUZK_LOGD("%s -> status %d: %s", METHODS[s->method].path, r.code, r.msg);
+        CUZK_LOGD("%s -> status %d: %s", path, r.code, r.msg);
 
     if (!(s->closed && s->close_cancelled)) {
         grpc_op ops[3];
@@ -369,6 +407,65 @@ static cuzk_status prepare_unix(const char *path, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* Why gRPC could not bind `listen` (checked by cuzk_config_check_listen): for an IP literal
+ * the errno of a bind(2) of our own, else a summary. */
+static void bind_error(const char *listen, char *why, size_t cap)
+{
+    snprintf(why, cap, "%s", !strncmp(listen, "unix://", 7) ? "cannot bind the socket path"
+                                                             : "the host does not resolve to a local address, or the "
+                                                               "port is in use or not allowed");
+    const char *colon = strrchr(listen, ':');
+    char host[64];
+    size_t hl = (size_t)(colon - listen);
+    if (!strncmp(listen, "unix://", 7) || hl >= sizeof host)
+        return;
+    memcpy(host, listen, hl);
+    host[hl] = 0;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    socklen_t sl;
+    uint16_t port = htons((uint16_t)atoi(colon + 1));
+    struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+    if (host[0] == '[' && hl > 2) {
+        host[hl - 1] = 0;
+        if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) != 1)
+            return;
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = port;
+        sl = sizeof *a6;
+    } else {
+        if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+            return;
+        a4->sin_family = AF_INET;
+        a4->sin_port = port;
+        sl = sizeof *a4;
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return;
+    if (bind(fd, (struct sockaddr *)&ss, sl) != 0)
+        snprintf(why, cap, "%s", strerror(errno));
+    close(fd);
+}
+
+/* gRPC core's own lines (gpr_log, e.g. "E1130 ... chttp2_server.cc:...") go through our
+ * logger at debug level: the daemon reports what matters (bind failures, bad requests) in
+ * its own words, and the core's error and info lines stay available with --log-level debug
+ * (its debug severity, a list of experiments and traces, is left off). */
+static void core_log(gpr_log_func_args *a)
+{
+    const char *file = strrchr(a->file, '/');
+    cuzk_log(CUZK_LOG_DEBUG, "grpc core %s %s:%d: %s", gpr_log_severity_string(a->severity), file ? file + 1 : a->file,
+             a->line, a->message);
+}
+
+static void route_core_logs(void)
+{
+    gpr_set_log_function(core_log);
+    gpr_set_log_verbosity(cuzk_log_enabled(CUZK_LOG_DEBUG) ? GPR_LOG_SEVERITY_INFO : GPR_LOG_SEVERITY_ERROR);
+}
+
 cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32_t socket_mode,
                                    uint64_t max_message_bytes, cuzk_grpc_server **out, int *bound_port,
                                    cuzk_error *err)
@@ -376,6 +473,9 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
     *out = NULL;
     if (bound_port)
         *bound_port = 0;
+    cuzk_status st = cuzk_config_check_listen(listen, false, true, err);
+    if (st)
+        return st;
     cuzk_grpc_server *g = calloc(1, sizeof *g);
     if (!g)
         return cuzk_fail(err, CUZK_E_NOMEM, "grpc: out of memory");
@@ -383,7 +483,6 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
     bool is_unix = !strncmp(listen, "unix://", 7);
-    cuzk_status st;
     if (is_unix) {
         g->socket_path = strdup(listen + 7);
         if (!g->socket_path || (st = prepare_unix(g->socket_path, err))) {
@@ -394,6 +493,7 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
             return st;
         }
     }
+    route_core_logs();
     grpc_init();
     int limit = max_message_bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)max_message_bytes;
     grpc_arg args[2] = {
@@ -415,8 +515,9 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
         free(g->socket_path);
         g->socket_path = NULL;
         cuzk_grpc_server_stop(g, 0);
-        return cuzk_fail(err, CUZK_E_IO, "cannot listen on %s (address in use, bad address or no permission)",
-                         listen);
+        char why[128];
+        bind_error(listen, why, sizeof why);
+        return cuzk_fail(err, CUZK_E_IO, "cannot listen on %s: %s", listen, why);
     }
     if (is_unix && chmod(g->socket_path, (mode_t)socket_mode) != 0) {
         int e = errno;
@@ -424,7 +525,7 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
         return cuzk_fail(err, CUZK_E_IO, "chmod %o %s: %s", socket_mode, listen + 7, strerror(e));
     }
     grpc_server_start(g->server);
-    for (int m = 0; m < M_COUNT; m++)
+    for (int m = 0; m <= M_UNKNOWN; m++)
         request_call(g, m);
     if (pthread_create(&g->acceptor, NULL, acceptor_main, g)) {
         cuzk_grpc_server_stop(g, 0);

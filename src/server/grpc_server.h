@@ -4,9 +4,15 @@
  *
  * Listen addresses: "unix:///abs/path.sock" (a stale socket file is removed unless a live
  * server answers on it, the parent directory is created, the socket gets `socket_mode`)
- * or "IP:port" / "[IPv6]:port" (port 0 = ephemeral; the bound port is reported).
+ * or "host:port" / "[IPv6]:port" with an explicit port (0 = ephemeral; the bound port is
+ * reported), checked with cuzk_config_check_listen before gRPC sees them.
  * Messages up to `max_message_bytes` in both directions; larger ones get
- * RESOURCE_EXHAUSTED from gRPC itself. Undecodable request bytes get INVALID_ARGUMENT.
+ * RESOURCE_EXHAUSTED from gRPC itself. Undecodable request bytes, and string fields holding
+ * a NUL byte (pb_strings.h), get INVALID_ARGUMENT naming the field. Calls of a method this
+ * service does not have get UNIMPLEMENTED at once.
+ *
+ * gRPC core's own log lines are routed through the engine logger (engine/log.h) at debug
+ * level; the first start installs the hook for the process (gpr_set_log_function).
  *
  * Thread-safety: start/stop from one thread; the handlers run on their own threads.
  */
@@ -22,7 +28,7 @@ typedef struct cuzk_grpc_server cuzk_grpc_server;
 
 /* Bind `listen` and start serving `svc` (borrowed until cuzk_grpc_server_stop returns).
  * *bound_port (may be NULL) receives the TCP port (0 for a unix socket). Errors:
- * CUZK_E_INVALID_ARG (bad address), CUZK_E_IO (socket path in use by a live server,
+ * CUZK_E_INVALID_ARG (bad address, message from cuzk_config_check_listen), CUZK_E_IO (socket path in use by a live server,
  * cannot create the directory, bind failed, chmod failed), CUZK_E_NOMEM/INTERNAL. */
 cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32_t socket_mode,
                                    uint64_t max_message_bytes, cuzk_grpc_server **out, int *bound_port,

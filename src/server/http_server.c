@@ -4,9 +4,13 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+#include "engine/log.h"
 
 #if MHD_VERSION < 0x00097002
 typedef int MHD_Result_t;
@@ -29,10 +33,23 @@ static MHD_Result_t reply(struct MHD_Connection *c, unsigned code, const char *t
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
     MHD_Result_t ret = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+/* libmicrohttpd's own messages (one per malformed connection, bind errors, ...) go through
+ * the engine logger at debug level instead of raw lines on stderr. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    if (!cuzk_log_enabled(CUZK_LOG_DEBUG))
+        return;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = 0;
+    cuzk_log(CUZK_LOG_DEBUG, "http: %s", line);
 }
 
 static MHD_Result_t on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -97,7 +114,8 @@ cuzk_status cuzk_http_server_start(cuzk_service *svc, const char *listen, cuzk_h
         return cuzk_fail(err, CUZK_E_NOMEM, "http: out of memory");
     h->svc = svc;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
-                            (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+                            (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_EXTERNAL_LOGGER,
+                            mhd_log, NULL, MHD_OPTION_END);
     if (!h->d) {
         free(h);
         return cuzk_fail(err, CUZK_E_IO, "cannot listen on %s for HTTP status (address in use?)", listen);

@@ -2,8 +2,10 @@
  *   GET /status   200 application/json: the service's status document (service.h)
  *   GET /metrics  200 text/plain; version=0.0.4: Prometheus text, same as GetMetrics
  *   GET /healthz  200 "ok\n" while serving, 503 "shutting down\n" once shutdown began
- * Anything else: 404 (405 for methods other than GET/HEAD). All responses carry
- * Access-Control-Allow-Origin: * (the reference serves a browser UI from /status).
+ * Anything else: 404 (405 for methods other than GET/HEAD). Unlike the reference, no
+ * response carries Access-Control-Allow-Origin, so a web page of another origin cannot read
+ * the daemon's status from a browser. libmicrohttpd's own messages (e.g. one per malformed
+ * connection) go through the engine logger (engine/log.h) at debug level.
  *
  * Thread-safety: start/stop from one thread.
  */

@@ -483,6 +483,10 @@ static cuzk_rpc_status prepare_input(svc_job *job, const Cuzk__V1__CircuitInput 
 /* Validation that needs no lock and no registry. */
 static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req)
 {
+    size_t id_len = req->request_id ? strlen(req->request_id) : 0;
+    if (id_len > CUZK_REQUEST_ID_MAX)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "request_id is %zu bytes long; at most %d are allowed", id_len,
+                        CUZK_REQUEST_ID_MAX);
     int kind = (int)req->proof_kind;
     if (kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
         return rpc_fail(GRPC_STATUS_UNIMPLEMENTED,

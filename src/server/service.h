@@ -2,16 +2,19 @@
  * independent of the transport: requests and responses are the protobuf-c messages, the
  * outcome is a gRPC status code (grpc/status.h values) with a message.
  *
- * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty). A request_id that is
- * being submitted, queued, running or retained returns that job (never a second
+ * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty), compared as the whole
+ * string: at most CUZK_REQUEST_ID_MAX bytes (longer is INVALID_ARGUMENT), and never with a
+ * NUL inside (the gRPC transport refuses those before decoding, pb_strings.h). A request_id
+ * that is being submitted, queued, running or retained returns that job (never a second
  * computation). Finished results are retained for config result_retention after they
  * finish (and while anyone awaits them), then pruned; AwaitProof of a pruned id is
  * NOT_FOUND. One collector thread collects settled engine jobs, releases their circuit
  * and input buffers, records metrics and wakes the waiters.
  *
  * Status codes (reference §1.4, with its §9 gaps closed):
- *   SubmitProof/Prove: INVALID_ARGUMENT for proof_kind 0 or unknown values, a missing
- *     `submit` (Prove), a missing/invalid `circuit` input or witness; UNIMPLEMENTED for the
+ *   SubmitProof/Prove: INVALID_ARGUMENT for a request_id over CUZK_REQUEST_ID_MAX bytes,
+ *     proof_kind 0 or unknown values, a missing `submit` (Prove), a missing/invalid
+ *     `circuit` input or witness; UNIMPLEMENTED for the
  *     Filecoin kinds 1-4; NOT_FOUND for an unknown circuit name; RESOURCE_EXHAUSTED when
  *     max_jobs unfinished jobs exist or a partition can never fit the memory budget;
  *     UNAVAILABLE while shutting down; INTERNAL when a circuit fails to load.
@@ -35,6 +38,9 @@
 #include "server/config.h"
 
 typedef struct cuzk_service cuzk_service;
+
+/* Longest request_id accepted, in bytes. */
+#define CUZK_REQUEST_ID_MAX 256
 
 /* Outcome of one RPC: `code` is a grpc_status_code (0 = OK). */
 typedef struct {

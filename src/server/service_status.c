@@ -122,7 +122,9 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
         snprintf(r.msg, sizeof r.msg, "out of memory for the status response");
         return r;
     }
-    /* Prover workers of the CPU backend: one entry each (the reference lists GPU workers). */
+    /* Prover workers of the CPU backend: one entry each, in worker order (the reference
+     * lists GPU workers). `ordinal` is the worker's device, shared by the workers of one
+     * device; the name numbers the workers distinctly. */
     for (size_t i = 0; i < nw; i++) {
         Cuzk__V1__GPUStatus *g = calloc(1, sizeof *g);
         if (!g)
@@ -130,8 +132,8 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
         cuzk__v1__gpustatus__init(g);
         size_t per_device = sn.es.num_devices ? nw / sn.es.num_devices : nw;
         g->ordinal = (uint32_t)(i / (per_device ? per_device : 1));
-        char name[48];
-        snprintf(name, sizeof name, "cpu (prover worker %zu)", i);
+        char name[64];
+        snprintf(name, sizeof name, "cpu device %u, prover worker %zu", g->ordinal, i);
         g->name = dup_or_empty(name);
         resp->gpus[resp->n_gpus++] = g;
     }

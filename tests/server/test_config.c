@@ -94,6 +94,65 @@ int main(void)
     expect_error("[[circuits]]\nname = \"a\"\nr1cs = \"a\"\nzkey = \"a\"\n[[circuits]]\nname = \"a\"\n", "t.toml:6: circuits.name: duplicate");
     expect_error("[daemon]\nsocket_mode = \"0999\"\n", "octal");
 
+    /* Listen addresses: explicit port 0..65535, unix:// needs an absolute path, brackets for IPv6. */
+    static const struct {
+        const char *addr;
+        bool allow_empty, allow_unix;
+        const char *error; /* NULL = accepted */
+    } listens[] = {
+        {"127.0.0.1:9820", false, true, NULL},
+        {"127.0.0.1:0", false, true, NULL},
+        {"0.0.0.0:65535", false, true, NULL},
+        {"[::1]:9820", false, true, NULL},
+        {"[fe80::1%eth0]:1", false, true, NULL},
+        {"localhost:9820", false, true, NULL},
+        {"unix:///run/curio/cuzk.sock", false, true, NULL},
+        {"", true, false, NULL},
+        {"", false, true, "empty address"},
+        {"127.0.0.1:99999", false, true, "port \"99999\" is not a number in 0..65535"},
+        {"127.0.0.1:65536", false, true, "0..65535"},
+        {"127.0.0.1:000009820", false, true, "0..65535"},
+        {"127.0.0.1:-1", false, true, "0..65535"},
+        {"127.0.0.1:+80", false, true, "0..65535"},
+        {"127.0.0.1: 80", false, true, "0..65535"},
+        {"127.0.0.1:80x", false, true, "0..65535"},
+        {"127.0.0.1:", false, true, "0..65535"},
+        {"127.0.0.1", false, true, "the port is missing"},
+        {"[::1]", false, true, "the port is missing"},
+        {"::1:80", false, true, "needs brackets"},
+        {":80", false, true, "bad host"},
+        {"a b:80", false, true, "bad host"},
+        {"unix://", false, true, "absolute path"},
+        {"unix:///", false, true, "absolute path"},
+        {"unix://relative.sock", false, true, "absolute path"},
+        {"unix:/abs.sock", false, true, "absolute path"},
+        {"unix:///x.sock", false, false, "not allowed here"},
+        {"dns:///host:80", false, true, "no URL scheme"},
+        {"http://127.0.0.1:80", true, false, "no URL scheme"},
+    };
+    for (size_t i = 0; i < sizeof listens / sizeof listens[0]; i++) {
+        cuzk_error e = {0};
+        cuzk_status ls = cuzk_config_check_listen(listens[i].addr, listens[i].allow_empty, listens[i].allow_unix, &e);
+        if (!listens[i].error)
+            CHECK(ls == CUZK_OK, "listen '%s' rejected: %s", listens[i].addr, e.msg);
+        else
+            CHECK(ls == CUZK_E_INVALID_ARG && strstr(e.msg, listens[i].error), "listen '%s': got %d '%s', want '%s'",
+                  listens[i].addr, ls, e.msg, listens[i].error);
+    }
+    expect_error("[daemon]\nlisten = \"127.0.0.1:99999\"\n", "t.toml:2: daemon.listen: \"127.0.0.1:99999\": port");
+    expect_error("[daemon]\n\nlisten = \"127.0.0.1\"\n", "t.toml:3: daemon.listen: \"127.0.0.1\": the port is missing");
+    expect_error("[daemon]\nstatus_listen = \"unix:///x.sock\"\n", "t.toml:2: daemon.status_listen:");
+
+    /* Each [[circuits]] entry remembers where it was written (for startup errors). */
+    st = apply("[daemon]\nmax_jobs = 2\n\n[[circuits]]\nname = \"a\"\nr1cs = \"a.r1cs\"\nzkey = \"a.zkey\"\n"
+               "[[circuits]]\nzkey = \"b.zkey\"\nname = \"b\"\nr1cs = \"b.r1cs\"\n",
+               &cfg, &err);
+    CHECK(st == CUZK_OK && cfg.n_circuits == 2 && cfg.circuits[0].where && !strcmp(cfg.circuits[0].where, "t.toml:4") &&
+              cfg.circuits[1].where && !strcmp(cfg.circuits[1].where, "t.toml:8"),
+          "circuit entry lines: %s / %s", cfg.n_circuits > 0 && cfg.circuits[0].where ? cfg.circuits[0].where : "-",
+          cfg.n_circuits > 1 && cfg.circuits[1].where ? cfg.circuits[1].where : "-");
+    cuzk_config_free(&cfg);
+
     uint64_t ms;
     CHECK(cuzk_parse_duration_ms("2h", &ms, &err) == CUZK_OK && ms == 7200000, "2h");
     CHECK(cuzk_parse_duration_ms("5m", &ms, &err) == CUZK_OK && ms == 300000, "5m");

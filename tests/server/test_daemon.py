@@ -3,7 +3,9 @@
 proto/cuzk/v1/proving.proto drives the daemon on a unix socket and on 127.0.0.1 through
 every RPC and status code, a load run (200 proofs, 8 client threads), faults (cancel,
 client disconnect, duplicate ids, SIGTERM under load) and bad input (malformed and
-oversize messages, garbage bytes on the socket, unknown kinds and circuits).
+oversize messages, garbage bytes on the socket, unknown kinds, circuits and methods, NUL
+bytes in ids, bad listen addresses, [[circuits]] files that are missing or do not match,
+malformed HTTP); then cuzk-bench --addr against a daemon (help, option checks, output).
 Prints "N passed, N failed" and exits non-zero on any failure."""
 import argparse, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
@@ -11,6 +13,7 @@ import grpc
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--cuzk", required=True)
+ap.add_argument("--bench", required=True)
 ap.add_argument("--proto", required=True)
 args = ap.parse_args()
 
@@ -66,13 +69,32 @@ def synth(k=5, seed=1, partitions=1, rid="", prio=0):
                                  circuit=pb.CircuitInput(name="synthetic-%d" % k, seed=seed, partitions=partitions))
 
 
+def write_config(name, listen, extra=""):
+    """A config file in a new folder; returns (folder, path)."""
+    folder = tempfile.mkdtemp(prefix=name + "-", dir=TMP)
+    cfg = os.path.join(folder, "cuzk.toml")
+    with open(cfg, "w") as f:
+        f.write('[daemon]\nlisten = "%s"\nstatus_listen = "127.0.0.1:0"\nmax_message_size = "256KiB"\n'
+                'shutdown_grace = "2s"\n%s' % (listen, extra))
+    return folder, cfg
+
+
+def run_daemon(argv, timeout=30):
+    """Run `cuzk daemon ARGV` expecting it to exit by itself: (exit code, stderr)."""
+    try:
+        p = subprocess.run([args.cuzk, "daemon"] + argv, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stderr
+    except subprocess.TimeoutExpired as e:
+        return None, (e.stderr or b"").decode()
+
+
+# Lines of gRPC core's / libmicrohttpd's own logging, which must never reach stderr raw.
+RAW_LOG = re.compile(r"^[EIWD]\d{4} |chttp2|Error processing request|Closing connection", re.M)
+
+
 class Daemon:
     def __init__(self, name, listen, extra=""):
-        self.dir = tempfile.mkdtemp(prefix=name + "-", dir=TMP)
-        self.cfg = os.path.join(self.dir, "cuzk.toml")
-        with open(self.cfg, "w") as f:
-            f.write('[daemon]\nlisten = "%s"\nstatus_listen = "127.0.0.1:0"\nmax_message_size = "256KiB"\n'
-                    'shutdown_grace = "2s"\n%s' % (listen, extra))
+        self.dir, self.cfg = write_config(name, listen, extra)
         self.log = open(os.path.join(self.dir, "log"), "w+")
         self.p = subprocess.Popen([args.cuzk, "daemon", "--config", self.cfg], stderr=self.log)
         deadline = time.time() + 30
@@ -92,12 +114,20 @@ class Daemon:
             raise RuntimeError("daemon exited: " + self.log.read())
         self.target = listen if listen.startswith("unix:") else "127.0.0.1:%d" % self.grpc_port
 
-    def http(self, path):
+    def http(self, path, headers=False):
         try:
             with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.http_port, path), timeout=10) as r:
-                return r.status, r.read().decode()
+                out = r.status, r.read().decode()
+                h = dict(r.headers)
         except urllib.error.HTTPError as e:
-            return e.code, e.read().decode()
+            out = e.code, e.read().decode()
+            h = dict(e.headers)
+        return out + (h,) if headers else out
+
+    def logtext(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
 
     def rss(self):
         with open("/proc/%d/status" % self.p.pid) as f:
@@ -130,14 +160,78 @@ def wait_idle(c, secs=60):
     return False
 
 
+# ---------------------------------------------------------------- [[circuits]] files at startup
+R_LE = (0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001).to_bytes(32, "little")
+Q_LE = (0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+        ).to_bytes(48, "little")
+
+
+def iden3(magic, sections):
+    out = magic + (1).to_bytes(4, "little") + len(sections).to_bytes(4, "little")
+    for t, payload in sections:
+        out += t.to_bytes(4, "little") + len(payload).to_bytes(8, "little") + payload
+    return out
+
+
+def u32(*v):
+    return b"".join(x.to_bytes(4, "little") for x in v)
+
+
+def circuit_files(name, wires=3, public=1, zkey_public=1):
+    """A .r1cs/.zkey pair whose headers are valid (and match unless told otherwise) but
+    whose bodies are cut short: it passes the startup check and fails to load."""
+    r1cs = os.path.join(TMP, name + ".r1cs")
+    zkey = os.path.join(TMP, name + ".zkey")
+    with open(r1cs, "wb") as f:  # n8, r, nWires, nPubOut, nPubIn, nPrvIn, nLabels (u64), nConstraints
+        f.write(iden3(b"r1cs", [(1, u32(32) + R_LE + u32(wires, public, 0, 1) + (wires).to_bytes(8, "little") +
+                                 u32(1)), (2, b"")]))
+    with open(zkey, "wb") as f:  # protocol; n8q, q, n8r, r, nVars, nPublic, domainSize
+        f.write(iden3(b"zkey", [(1, u32(1)), (2, u32(48) + Q_LE + u32(32) + R_LE + u32(wires, zkey_public, 4))]))
+    return r1cs, zkey
+
+
+broken_r1cs, broken_zkey = circuit_files("broken")
+BROKEN = '[[circuits]]\nname = "broken"\nr1cs = "%s"\nzkey = "%s"\n' % (broken_r1cs, broken_zkey)
+for what, entry, needles in [
+        ("missing r1cs", '[[circuits]]\nname = "gone"\nr1cs = "/nonexistent/x.r1cs"\nzkey = "%s"\n' % broken_zkey,
+         ["/nonexistent/x.r1cs", "No such file"]),
+        ("missing zkey", '[[circuits]]\nname = "gone"\nr1cs = "%s"\nzkey = "/nonexistent/x.zkey"\n' % broken_r1cs,
+         ["/nonexistent/x.zkey", "No such file"]),
+        ("r1cs and zkey swapped", '[[circuits]]\nname = "gone"\nr1cs = "%s"\nzkey = "%s"\n' % (broken_zkey, broken_r1cs),
+         ["magic"]),
+        ("public signals differ", '[[circuits]]\nname = "gone"\nr1cs = "%s"\nzkey = "%s"\n' %
+         (circuit_files("pub", public=1, zkey_public=2)[0], os.path.join(TMP, "pub.zkey")), ["not the same circuit"])]:
+    folder, cfg = write_config("badcircuit", "127.0.0.1:0", BROKEN + "\n" + entry)
+    rc, err = run_daemon(["--config", cfg])
+    where = "%s:%d:" % (cfg, 11)  # the second [[circuits]] header
+    check(rc == 2 and where in err and 'circuit "gone"' in err and all(n in err for n in needles)
+          and "serving" not in err, "startup refused for %s: rc %s %r" % (what, rc, err[-400:]))
+
+# ---------------------------------------------------------------- listen addresses
+busy = socket.socket()
+busy.bind(("127.0.0.1", 0))
+busy.listen()
+for addr, needle in [("127.0.0.1:99999", "0..65535"), ("127.0.0.1", "the port is missing"),
+                     ("unix://", "absolute path"), ("::1:80", "brackets"), ("dns:///x:80", "no URL scheme"),
+                     ("192.0.2.1:5000", "cannot listen on 192.0.2.1:5000: "),
+                     ("127.0.0.1:%d" % busy.getsockname()[1], "Address already in use")]:
+    rc, err = run_daemon(["--config", "/dev/null", "--listen", addr])
+    check(rc == 2 and needle in err and addr in err and not RAW_LOG.search(err),
+          "--listen %s: rc %s %r" % (addr, rc, err[-400:]))
+rc, err = run_daemon(["--config", "/dev/null", "--listen", "127.0.0.1:0", "--status-listen", "unix:///x.sock"])
+check(rc == 2 and "--status-listen" in err and "not allowed here" in err, "--status-listen unix: %r" % err)
+busy.close()
+
 # ---------------------------------------------------------------- every RPC, unix socket
 sock = os.path.join(TMP, "run", "sub", "cuzk.sock")
-d = Daemon("unix", "unix://" + sock, '[synthesis]\npartition_workers = 1\n[[circuits]]\nname = "broken"\n'
-                                     'r1cs = "/nonexistent/x.r1cs"\nzkey = "/nonexistent/x.zkey"\n')
+d = Daemon("unix", "unix://" + sock, '[synthesis]\npartition_workers = 1\n' + BROKEN)
 check(oct(os.stat(sock).st_mode & 0o777) == "0o660", "socket mode 0660")
 c = Client(d.target)
 st = c.call("GetStatus", pb.GetStatusRequest())
 check(len(st.gpus) >= 1 and st.pinned_memory_limit_bytes > 0 and st.pipeline.memory_limit_bytes > 0, "GetStatus")
+names = [g.name for g in st.gpus]
+check(len(st.gpus) == 2 and len(set(names)) == 2 and all(g.ordinal == 0 for g in st.gpus) and
+      names[1] == "cpu device 0, prover worker 1", "prover workers named distinctly: %s" % names)
 check(any(s.circuit_id == "broken" and s.tier == pb.SRSStatus.COLD for s in st.loaded_srs), "configured circuit COLD")
 
 r = c.call("Prove", pb.ProveRequest(submit=synth(6, 7, 2, "p1"))).result
@@ -208,7 +302,7 @@ expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.Ci
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.CircuitInput(
     name="synthetic-5", witnesses=[b"x"])), grpc.StatusCode.INVALID_ARGUMENT, "takes no witnesses")
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.CircuitInput(
-    name="broken", witnesses=[b"x"])), grpc.StatusCode.INTERNAL, "nonexistent")
+    name="broken", witnesses=[b"x"])), grpc.StatusCode.INTERNAL, "broken.r1cs")
 expect("PreloadSRS", pb.PreloadSrsRequest(circuit_id="broken"), grpc.StatusCode.INTERNAL)
 expect("PreloadSRS", pb.PreloadSrsRequest(circuit_id="nope"), grpc.StatusCode.NOT_FOUND)
 expect("PreloadSRS", pb.PreloadSrsRequest(), grpc.StatusCode.INVALID_ARGUMENT)
@@ -223,6 +317,50 @@ for name in ("SubmitProof", "Prove", "AwaitProof", "GetStatus"):
         code, msg = e.code(), e.details()
     check(code == grpc.StatusCode.INVALID_ARGUMENT and "malformed" in msg, "malformed %s: %s %s" % (name, code, msg))
 check(c.raw("GetStatus", b"").uptime_seconds >= 0, "empty GetStatus payload is a valid request")
+
+# request_id is the whole byte string: NUL inside is refused (protobuf-c would cut it there),
+# so "q\0x" and "q\0y" can never name one job; the length is bounded.
+for rid in ("q\0x", "q\0y"):
+    expect("SubmitProof", synth(5, 1, 1, rid), grpc.StatusCode.INVALID_ARGUMENT,
+           "field request_id contains a NUL byte at offset 1")
+expect("Prove", pb.ProveRequest(submit=synth(5, 1, 1, "q\0z")), grpc.StatusCode.INVALID_ARGUMENT,
+       "field submit.request_id contains a NUL byte")
+expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.CircuitInput(name="synthetic-5\0")),
+       grpc.StatusCode.INVALID_ARGUMENT, "field circuit.name")
+expect("AwaitProof", pb.AwaitProofRequest(job_id="s1\0"), grpc.StatusCode.INVALID_ARGUMENT, "field job_id")
+expect("CancelProof", pb.CancelProofRequest(job_id="s1\0"), grpc.StatusCode.INVALID_ARGUMENT, "field job_id")
+check(c.call("AwaitProof", pb.AwaitProofRequest(job_id="s1")).status == pb.AwaitProofResponse.COMPLETED,
+      "s1 untouched by the NUL-suffixed cancel")
+expect("SubmitProof", synth(5, 1, 1, "x" * 257), grpc.StatusCode.INVALID_ARGUMENT,
+       "request_id is 257 bytes long; at most 256")
+long_id = "y" * 256
+check(c.call("SubmitProof", synth(5, 1, 1, long_id)).job_id == long_id, "256-byte request_id accepted")
+check(c.call("AwaitProof", pb.AwaitProofRequest(job_id=long_id)).status == pb.AwaitProofResponse.COMPLETED,
+      "256-byte request_id completes")
+
+# Unknown methods get UNIMPLEMENTED at once (not at the client's deadline).
+for path in ("/cuzk.v1.ProvingEngine/NoSuch", "/other.Service/X", "/cuzk.v1.ProvingEngine/getstatus"):
+    t0 = time.time()
+    try:
+        c.ch.unary_unary(path, request_serializer=lambda b: b, response_deserializer=lambda b: b)(b"", timeout=20)
+        code, msg = grpc.StatusCode.OK, ""
+    except grpc.RpcError as e:
+        code, msg = e.code(), e.details()
+    check(code == grpc.StatusCode.UNIMPLEMENTED and path in msg and time.time() - t0 < 5,
+          "%s -> %s %r in %.1f s" % (path, code, msg, time.time() - t0))
+check(c.call("GetStatus", pb.GetStatusRequest()).uptime_seconds >= 0, "serving after unknown methods")
+
+# The synthetic range is the same in the daemon, the proto and the example config.
+code, msg = c.code("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT,
+                                                        circuit=pb.CircuitInput(name="synthetic-21")))
+m = re.search(r"synthetic-2 \.\. synthetic-(\d+)", msg)
+max_k = int(m.group(1)) if m else -1
+with open(os.path.join(args.proto, "cuzk/v1/proving.proto")) as f:
+    proto_k = re.findall(r"2 <= k <= (\d+)", f.read())
+with open(os.path.join(os.path.dirname(args.proto), "config", "cuzk.example.toml")) as f:
+    toml_k = re.findall(r"2 <= k <= (\d+)", f.read())
+check(code == grpc.StatusCode.NOT_FOUND and max_k == 20 and proto_k == ["20"] and toml_k == ["20"],
+      "synthetic range: daemon %d (%s), proto %s, example config %s" % (max_k, code, proto_k, toml_k))
 try:
     c.raw("SubmitProof", b"\x12" + b"\x00" * (300 << 10))
     code = grpc.StatusCode.OK
@@ -256,8 +394,9 @@ check(wait_idle(c), "idle after disconnect")
 m = c.call("GetMetrics", pb.GetMetricsRequest()).prometheus_text
 check('cuzk_proof_total_seconds_bucket{proof_kind="synthetic-6",le="+Inf"}' in m, "histogram per kind")
 check("cuzk_proofs_cancelled_total 2" in m and "cuzk_proofs_failed_total 0" in m, "metrics counters")
-code, body = d.http("/status")
+code, body, hdrs = d.http("/status", headers=True)
 js = json.loads(body)
+check(not any(h.lower() == "access-control-allow-origin" for h in hdrs), "/status has no CORS header: %s" % hdrs)
 check(code == 200 and js["counters"]["total_cancelled"] == 2 and "buffers" in js and "jobs_by_stage" in js,
       "/status JSON")
 code, body = d.http("/metrics")
@@ -280,6 +419,86 @@ time.sleep(1.6)
 check(c.code("AwaitProof", pb.AwaitProofRequest(job_id="r1"))[0] == grpc.StatusCode.NOT_FOUND, "pruned")
 check(c.call("GetStatus", pb.GetStatusRequest()).pipeline.jobs_retained == 0, "nothing retained")
 check(d.stop() == 0 and not os.path.exists(sock), "stop after stale socket")
+
+# ---------------------------------------------------------------- JSON logs, malformed HTTP, cuzk-bench
+d = Daemon("json", "127.0.0.1:0", '[logging]\nformat = "json"\n')
+for junk in (b"GARBAGE\r\n\r\n", b"GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+             b"GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n"):
+    s = socket.create_connection(("127.0.0.1", d.http_port))
+    s.sendall(junk)
+    s.settimeout(2)
+    try:
+        s.recv(1000)
+    except OSError:
+        pass
+    s.close()
+check(d.http("/healthz")[0] == 200, "HTTP serving after malformed requests")
+
+
+def bench(*argv, timeout=120):
+    p = subprocess.run([args.bench, "--addr"] + list(argv), capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+addr = "127.0.0.1:%d" % d.grpc_port
+for cmd in ("single", "batch", "status", "preload", "metrics"):
+    rc, out, err = bench(addr, cmd, "--help")
+    check(rc == 0 and ("usage: cuzk-bench --addr ADDR %s" % cmd) in out, "bench %s --help: %s %r %r" % (cmd, rc, out, err))
+rc, out, err = bench(addr, "batch", "-c", "2", "--help")
+check(rc == 0 and "--concurrency" in out, "bench batch --help after options")
+for argv in (["--help"], [addr, "--help"]):
+    rc, out, err = bench(*argv)
+    check(rc == 0 and "commands" in out, "bench --addr %s: %s %r" % (argv, rc, err))
+for argv, needle in [(["single", "--priority", "7"], "--priority \"7\": want an integer in 0..4"),
+                     (["single", "--priority", "-1"], "--priority \"-1\""),
+                     (["single", "--partitions", "-3"], "--partitions \"-3\": want an integer >= 1"),
+                     (["batch", "--partitions", "0"], "--partitions \"0\""),
+                     (["batch", "--count", "0"], "--count \"0\": want an integer in 1..1000000"),
+                     (["batch", "-c", "x"], "-c \"x\""),
+                     (["batch", "-j", "0"], "-j \"0\": want an integer in 1..1024"),
+                     (["batch", "-j", "-2"], "-j \"-2\""),
+                     (["single", "--seed", "1e3"], "--seed \"1e3\""),
+                     (["single", "--partitions"], "--partitions needs a value"),
+                     (["status", "--count", "3"], "--count is not an option of status"),
+                     (["single", "-j", "2"], "-j is not an option of single"),
+                     (["single", "--bogus", "1"], "unknown option --bogus"),
+                     (["preload"], "--circuit-id ID is required"),
+                     (["frobnicate"], "unknown command 'frobnicate'")]:
+    rc, out, err = bench("unix:///nonexistent/none.sock", *argv, timeout=10)
+    check(rc == 2 and needle in err, "bench %s: rc %s, %r (want %r)" % (argv, rc, err, needle))
+rc, out, err = bench(addr, "single", "--circuit", "synthetic-5", "--partitions", "3", "--priority", "3")
+check(rc == 0 and "status: COMPLETED" in out and "prove (summed over partitions)" in out and
+      "3 partition(s) verified" in out, "bench single: %s %r %r" % (rc, out, err))
+rc, out, err = bench(addr, "batch", "--circuit", "synthetic-5", "-c", "3", "-j", "2")
+check(rc == 0 and "completed 3, failed 0" in out, "bench batch: %s %r %r" % (rc, out, err))
+rc, out, err = bench(addr, "status")
+workers = re.findall(r"^worker (\d+) \(device (\d+)\): (.*)$", out, re.M)
+check(rc == 0 and [w[0] for w in workers] == ["0", "1"] and len(set(w[2] for w in workers)) == 2 and
+      "completed: 4" in out, "bench status workers: %r" % out)
+rc, out, err = bench(addr, "preload", "-c", "synthetic-4")
+check(rc == 0 and "synthetic-4: loaded in" in out, "bench preload: %r %r" % (out, err))
+check(d.stop() == 0, "json daemon stops")
+lines = d.logtext().splitlines()
+bad = [ln for ln in lines if not ln.startswith("{")]
+check(lines and not bad and not RAW_LOG.search("\n".join(lines)), "format=json: only JSON lines on stderr: %r" % bad[:5])
+
+# The same at debug level: libmicrohttpd's and gRPC core's messages arrive as our JSON lines.
+d = Daemon("jsondebug", "127.0.0.1:0", '[logging]\nformat = "json"\nlevel = "debug"\n')
+s = socket.create_connection(("127.0.0.1", d.http_port))
+s.sendall(b"GARBAGE\r\n\r\n")
+s.settimeout(2)
+try:
+    s.recv(1000)
+except OSError:
+    pass
+s.close()
+time.sleep(0.3)
+check(d.stop() == 0, "debug json daemon stops")
+lines = d.logtext().splitlines()
+msgs = [json.loads(ln)["msg"] for ln in lines if ln.startswith("{")]
+check(len(msgs) == len(lines) and any(m.startswith("http: ") for m in msgs) and
+      any(m.startswith("grpc core ") for m in msgs), "debug: HTTP and gRPC core lines routed: %r" %
+      [ln for ln in lines if not ln.startswith("{")][:3])
 
 # ---------------------------------------------------------------- TCP, load, SIGTERM
 d = Daemon("tcp", "127.0.0.1:0", 'max_jobs = 64\n[synthesis]\npartition_workers = 2\n')

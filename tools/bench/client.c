@@ -7,6 +7,7 @@
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/time.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -20,12 +21,60 @@
 static const char USAGE[] =
     "usage: cuzk-bench --addr ADDR <command> [options]\n"
     "  ADDR: unix:///path.sock or host:port (http:// prefix accepted)\n"
-    "commands:\n"
+    "commands (cuzk-bench --addr ADDR <command> --help for one):\n"
     "  single  [--circuit synthetic-10] [--partitions N] [--seed N] [--priority 0-4]\n"
-    "  batch   [--circuit ...] [--partitions N] [-c|--count 3] [-j|--concurrency 1]\n"
+    "  batch   [--circuit ...] [--partitions N] [--seed N] [--priority 0-4] [-c|--count 3]\n"
+    "          [-j|--concurrency 1]\n"
     "  status                        GetStatus\n"
     "  preload -c|--circuit-id ID    PreloadSRS\n"
     "  metrics                       GetMetrics (Prometheus text)\n";
+
+static const char PROOF_OPTIONS[] =
+    "  --circuit NAME     circuit id: synthetic-<k> (2 <= k <= 20) or a [[circuits]] name of the\n"
+    "                     daemon (default synthetic-10; inputs are generated for synthetic ones)\n"
+    "  --partitions N     partitions per proof, >= 1 (default 1)\n"
+    "  --seed N           instance seed, 0 .. 2^64-1 (default 1)\n"
+    "  --priority P       0 unspecified, 1 low, 2 normal, 3 high, 4 critical (default 0)\n";
+
+/* Commands, their one-line summary and the options they take. */
+enum { C_SINGLE = 1, C_BATCH = 2, C_STATUS = 4, C_PRELOAD = 8, C_METRICS = 16 };
+static const struct {
+    const char *name;
+    unsigned bit;
+    const char *summary;
+} COMMANDS[] = {
+    {"single", C_SINGLE, "one Prove call; prints the daemon's timings and the client wall time"},
+    {"batch", C_BATCH, "--count Prove calls from --concurrency client threads; latency and throughput"},
+    {"status", C_STATUS, "GetStatus: uptime, counters, prover workers, SRS entries, queues"},
+    {"preload", C_PRELOAD, "PreloadSRS of one circuit id (-c|--circuit-id ID, required)"},
+    {"metrics", C_METRICS, "GetMetrics: the Prometheus text"},
+};
+
+static void command_usage(FILE *f, int i)
+{
+    unsigned bit = COMMANDS[i].bit;
+    fprintf(f, "usage: cuzk-bench --addr ADDR %s [options]\n  %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    if (bit & (C_SINGLE | C_BATCH))
+        fprintf(f, "options:\n%s", PROOF_OPTIONS);
+    if (bit & C_BATCH)
+        fputs("  -c, --count N      proofs, 1 .. 1000000 (default 3)\n"
+              "  -j, --concurrency N  client threads, 1 .. 1024 (default 1)\n", f);
+    if (bit & C_PRELOAD)
+        fputs("options:\n  -c, --circuit-id ID  circuit to load (synthetic-<k> or a [[circuits]] name)\n", f);
+}
+
+/* Strict decimal in [lo, hi]: digits only (no sign, space or suffix). */
+static bool parse_range(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!*v || strspn(v, "0123456789") != strlen(v))
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(v, NULL, 10);
+    if (errno || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
 
 typedef struct {
     grpc_channel *ch;
@@ -166,7 +215,8 @@ static void *batch_worker(void *arg)
             return NULL;
         prove_one(b->c, b->o, b->o->seed + (uint64_t)i * 1000, &b->res[i]);
         proof_result *r = &b->res[i];
-        printf("[%d/%d] %s - %.2fs (prove=%" PRIu64 " ms, queue=%" PRIu64 " ms)%s%s\n", i + 1, b->count,
+        printf("[%d/%d] %s - %.2fs (prove %" PRIu64 " ms summed over partitions, queue %" PRIu64 " ms)%s%s\n",
+               i + 1, b->count,
                r->ok ? "COMPLETED" : "FAILED", r->wall_s, r->prove_ms, r->queue_ms, r->ok ? "" : ": ", r->ok ? "" : r->error);
     }
 }
@@ -186,7 +236,7 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
                    " bytes\n", s->uptime_seconds, s->total_proofs_completed, s->total_proofs_failed,
                    s->pinned_memory_bytes, s->pinned_memory_limit_bytes);
             for (size_t i = 0; i < s->n_gpus; i++)
-                printf("worker %u: %s\n", s->gpus[i]->ordinal, s->gpus[i]->name);
+                printf("worker %zu (device %u): %s\n", i, s->gpus[i]->ordinal, s->gpus[i]->name);
             for (size_t i = 0; i < s->n_loaded_srs; i++)
                 printf("srs %s: tier %d, %" PRIu64 " bytes, refs %u\n", s->loaded_srs[i]->circuit_id,
                        s->loaded_srs[i]->tier, s->loaded_srs[i]->size_bytes, s->loaded_srs[i]->ref_count);
@@ -226,8 +276,86 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
     return 0;
 }
 
+/* Parse the options of command `ci` (argv[3..]) into o / count / conc / circuit_id.
+ * Returns -1 when parsed, else the exit code (0 after --help, 2 after an error). */
+static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *count, int *conc, const char **circuit_id)
+{
+    unsigned bit = COMMANDS[ci].bit;
+    const char *cmd = COMMANDS[ci].name;
+    for (int i = 3; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            command_usage(stdout, ci);
+            return 0;
+        }
+    for (int i = 3; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool proof = bit & (C_SINGLE | C_BATCH);
+        bool is_count = !strcmp(a, "--count") || (!strcmp(a, "-c") && (bit & C_BATCH));
+        bool is_id = !strcmp(a, "--circuit-id") || (!strcmp(a, "-c") && (bit & C_PRELOAD));
+        bool is_conc = !strcmp(a, "-j") || !strcmp(a, "--concurrency");
+        bool known = !strcmp(a, "--circuit") || !strcmp(a, "--partitions") || !strcmp(a, "--seed") ||
+                     !strcmp(a, "--priority") || is_count || is_id || is_conc || !strcmp(a, "-c");
+        bool applies = (proof && (!strcmp(a, "--circuit") || !strcmp(a, "--partitions") || !strcmp(a, "--seed") ||
+                                  !strcmp(a, "--priority"))) ||
+                       ((bit & C_BATCH) && (is_count || is_conc)) || ((bit & C_PRELOAD) && is_id);
+        if (!known) {
+            fprintf(stderr, "cuzk-bench %s: unknown option %s\n", cmd, a);
+            command_usage(stderr, ci);
+            return 2;
+        }
+        if (!applies) {
+            fprintf(stderr, "cuzk-bench %s: %s is not an option of %s\n", cmd, a, cmd);
+            command_usage(stderr, ci);
+            return 2;
+        }
+        if (!v) {
+            fprintf(stderr, "cuzk-bench %s: %s needs a value\n", cmd, a);
+            command_usage(stderr, ci);
+            return 2;
+        }
+        uint64_t x = 0;
+        const char *want = NULL;
+        if (!strcmp(a, "--circuit")) {
+            o->circuit = v;
+        } else if (is_id) {
+            *circuit_id = v;
+        } else if (!strcmp(a, "--partitions")) {
+            want = parse_range(v, 1, UINT32_MAX, &x) ? NULL : "an integer >= 1";
+            o->partitions = (uint32_t)x;
+        } else if (!strcmp(a, "--seed")) {
+            want = parse_range(v, 0, UINT64_MAX, &x) ? NULL : "an integer in 0 .. 2^64-1";
+            o->seed = x;
+        } else if (!strcmp(a, "--priority")) {
+            want = parse_range(v, 0, 4, &x) ? NULL : "an integer in 0..4 (0 unspecified .. 4 critical)";
+            o->priority = (int)x;
+        } else if (is_count) {
+            want = parse_range(v, 1, 1000000, &x) ? NULL : "an integer in 1..1000000";
+            *count = (int)x;
+        } else {
+            want = parse_range(v, 1, 1024, &x) ? NULL : "an integer in 1..1024";
+            *conc = (int)x;
+        }
+        if (want) {
+            fprintf(stderr, "cuzk-bench %s: %s \"%s\": want %s\n", cmd, a, v, want);
+            return 2;
+        }
+    }
+    if ((bit & C_PRELOAD) && !*circuit_id) {
+        fprintf(stderr, "cuzk-bench preload: -c|--circuit-id ID is required\n");
+        command_usage(stderr, ci);
+        return 2;
+    }
+    return -1;
+}
+
 int bench_client(int argc, char **argv)
 {
+    /* cuzk-bench --addr --help, cuzk-bench --addr ADDR --help */
+    const char *first = argc == 2 ? argv[1] : argc > 2 ? argv[2] : "";
+    if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
     if (argc < 3) {
         fputs(USAGE, stderr);
         return 2;
@@ -235,42 +363,21 @@ int bench_client(int argc, char **argv)
     const char *addr = argv[1];
     if (!strncmp(addr, "http://", 7))
         addr += 7;
-    const char *cmd = argv[2];
+    int ci = -1;
+    for (int i = 0; i < (int)(sizeof COMMANDS / sizeof COMMANDS[0]); i++)
+        if (!strcmp(argv[2], COMMANDS[i].name))
+            ci = i;
+    if (ci < 0) {
+        fprintf(stderr, "cuzk-bench: unknown command '%s'\n%s", argv[2], USAGE);
+        return 2;
+    }
+    const char *cmd = COMMANDS[ci].name;
     proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1};
     int count = 3, conc = 1;
     const char *circuit_id = NULL;
-    for (int i = 3; i < argc; i += 2) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "cuzk-bench: %s needs a value\n%s", a, USAGE);
-            return 2;
-        }
-        if (!strcmp(a, "--circuit"))
-            o.circuit = v;
-        else if (!strcmp(a, "--partitions"))
-            o.partitions = (uint32_t)strtoul(v, NULL, 10);
-        else if (!strcmp(a, "--seed"))
-            o.seed = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--priority"))
-            o.priority = atoi(v);
-        else if (!strcmp(a, "-c") || !strcmp(a, "--count") || !strcmp(a, "--circuit-id")) {
-            if (!strcmp(cmd, "preload"))
-                circuit_id = v;
-            else
-                count = atoi(v);
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency"))
-            conc = atoi(v);
-        else {
-            fprintf(stderr, "cuzk-bench: unknown option %s\n%s", a, USAGE);
-            return 2;
-        }
-    }
-    bool known = !strcmp(cmd, "single") || !strcmp(cmd, "batch") || !strcmp(cmd, "status") ||
-                 !strcmp(cmd, "metrics") || !strcmp(cmd, "preload");
-    if (!known || (!strcmp(cmd, "preload") && !circuit_id) || count < 1 || conc < 1) {
-        fputs(USAGE, stderr);
-        return 2;
-    }
+    int prc = parse_options(ci, argc, argv, &o, &count, &conc, &circuit_id);
+    if (prc >= 0)
+        return prc;
     grpc_init();
     grpc_arg cargs[2] = {
         {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, .value.integer = 256 << 20},
@@ -285,11 +392,15 @@ int bench_client(int argc, char **argv)
         proof_result r;
         prove_one(&c, &o, o.seed, &r);
         printf("status: %s\n", r.ok ? "COMPLETED" : "FAILED");
-        if (r.ok)
-            printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth %" PRIu64 " ms, prove %" PRIu64
-                   " ms, client wall %.0f ms, proof %zu bytes, %u partition(s) verified by the daemon\n",
+        if (r.ok) {
+            printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth (summed over partitions) %" PRIu64
+                   " ms, prove (summed over partitions) %" PRIu64 " ms, client wall %.0f ms, proof %zu bytes, "
+                   "%u partition(s) verified by the daemon\n",
                    r.total_ms, r.queue_ms, r.synth_ms, r.prove_ms, r.wall_s * 1e3, r.proof_len, r.verified);
-        else
+            if (r.synth_ms + r.prove_ms > r.total_ms)
+                printf("note: partitions are synthesized and proved in parallel, so the sums can exceed the "
+                       "total\n");
+        } else
             printf("error: %s\n", r.error);
         rc = r.ok ? 0 : 1;
     } else if (!strcmp(cmd, "batch")) {
