@@ -19,6 +19,7 @@ cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_ga
     b->total = total;
     b->used = 0;
     b->head = b->tail = NULL;
+    b->waiting = 0;
     b->used_gauge = used_gauge;
     return CUZK_OK;
 }
@@ -39,6 +40,7 @@ static void unlink_waiter(cuzk_budget *b, cuzk_budget_waiter *w)
     *link = w->next;
     if (b->tail == w)
         b->tail = prev;
+    b->waiting--;
 }
 
 cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn abort, void *ctx,
@@ -58,6 +60,7 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
     else
         b->head = &w;
     b->tail = &w;
+    b->waiting++;
     for (;;) {
         if (abort && abort(ctx)) {
             unlink_waiter(b, &w);
@@ -109,4 +112,12 @@ uint64_t cuzk_budget_used(cuzk_budget *b)
     uint64_t u = b->used;
     pthread_mutex_unlock(&b->mu);
     return u;
+}
+
+size_t cuzk_budget_waiting(cuzk_budget *b)
+{
+    pthread_mutex_lock(&b->mu);
+    size_t n = b->waiting;
+    pthread_mutex_unlock(&b->mu);
+    return n;
 }

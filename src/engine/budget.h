@@ -17,6 +17,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/status.h"
@@ -31,6 +32,7 @@ typedef struct {
     uint64_t total;                  /* fixed at init */
     uint64_t used;                   /* guarded by mu */
     cuzk_budget_waiter *head, *tail; /* FIFO of blocked acquires; guarded by mu */
+    size_t waiting;                  /* length of that FIFO; guarded by mu */
     cuzk_gauge *used_gauge;          /* optional mirror of `used` (with its peak) */
 } cuzk_budget;
 
@@ -52,6 +54,12 @@ void cuzk_budget_release(cuzk_budget *b, uint64_t bytes);
 void cuzk_budget_wake(cuzk_budget *b);
 /* Bytes reserved now (a racy snapshot). */
 uint64_t cuzk_budget_used(cuzk_budget *b);
+/* Number of acquires blocked in the FIFO now (a racy snapshot). Joining the queue, the
+ * first admission check and (when admitted at once) leaving it happen under one hold of the
+ * mutex, so each counted caller has been found not admissible at least once and has been
+ * neither admitted nor cancelled since. Lets tests wait on arrival and admission as events
+ * instead of relying on thread scheduling. */
+size_t cuzk_budget_waiting(cuzk_budget *b);
 
 /* Parse a byte size: decimal digits, optional spaces, then an optional suffix: none or "B"
  * (bytes), "KiB" "MiB" "GiB" "TiB" (powers of 2^10), "KB" "MB" "GB" "TB" (powers of 10).

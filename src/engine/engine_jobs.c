@@ -58,7 +58,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     e->next_id++;
     e->unsettled_jobs++;
     cuzk_sched_push(&e->sched, &job->sched_node, (int)req->priority);
-    pthread_cond_signal(&e->work_cv);
+    /* broadcast, not signal: the job brings num_partitions partitions, and every idle
+     * synthesis worker may take one (a signal left all but one asleep until the next submit) */
+    pthread_cond_broadcast(&e->work_cv);
     *job_id = job->id;
     pthread_mutex_unlock(&e->mu);
     cuzk_engine_emit(e, CUZK_EV_JOB_SUBMITTED, *job_id, UINT32_MAX, 0, 0, false);

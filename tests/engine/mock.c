@@ -53,6 +53,8 @@ void mock_init(mock_ctx *m)
     m->budget_bytes = UINT64_MAX;
     for (int i = 0; i < MOCK_MAX_TAGS; i++)
         atomic_init(&m->synth_by_tag[i], 0);
+    atomic_init(&m->hold_synth, false);
+    atomic_init(&m->hold_prove, false);
 }
 
 void mock_destroy(mock_ctx *m)
@@ -86,7 +88,8 @@ void mock_proof(uint64_t tag, uint32_t partition, uint8_t out[CUZK_PROOF_BYTES])
 mock_stats mock_stats_get(mock_ctx *m)
 {
     pthread_mutex_lock(&m->mu);
-    mock_stats s = {m->live_assignments, m->live_pending, m->live_bytes, m->synth_cancelled};
+    mock_stats s = {m->live_assignments, m->live_pending, m->live_bytes, m->synth_cancelled, {0}};
+    memcpy(s.device_active, m->device_active, sizeof s.device_active);
     pthread_mutex_unlock(&m->mu);
     return s;
 }
@@ -131,7 +134,10 @@ static cuzk_status k_synthesize(void *ctx, const void *input, uint32_t partition
     pthread_mutex_unlock(&m->mu);
     atomic_fetch_add(&m->synth_by_tag[in->tag % MOCK_MAX_TAGS], 1);
     const uint32_t synth_us = m->synth_us;
-    for (uint32_t waited = 0; waited < synth_us; waited += 200) {
+    /* the gate, then the delay; both end early on cancel */
+    while (atomic_load(&m->hold_synth) && !atomic_load(cancel))
+        mock_sleep_us(200);
+    for (uint32_t waited = 0; atomic_load(cancel) || waited < synth_us; waited += 200) {
         if (atomic_load(cancel)) {
             pthread_mutex_lock(&m->mu);
             m->synth_cancelled++;
@@ -246,6 +252,8 @@ static cuzk_status b_start(void *ctx, uint32_t device, const void *params, const
     if (active > (int64_t)m->workers_per_device)
         violation(m, "%lld concurrent prove_start on device %u (gpu_workers_per_device %u)", (long long)active,
                   device, m->workers_per_device);
+    while (atomic_load(&m->hold_prove))
+        mock_sleep_us(200);
     mock_sleep_us(m->prove_us);
     pthread_mutex_lock(&m->mu);
     m->device_active[device % MOCK_MAX_DEVICES]--;

@@ -3,7 +3,8 @@
  * Jobs carry a mock_input {tag, failure switches}. A partition's "proof" is
  * mock_proof(tag, partition): 192 bytes of a SplitMix64 stream seeded from both, so every
  * proof is checkable and distinct. Delays make the prover slow and synthesis fast or the
- * reverse. The mock checks the engine's side of every contract as it runs (assignment
+ * reverse; gates (hold_synth, hold_prove) stop a stage until the test opens them. The
+ * mock checks the engine's side of every contract as it runs (assignment
  * alive and a/b/c present in prove_start, a/b/c already freed but witness alive in
  * prove_finish, per-device concurrency <= gpu_workers_per_device, live working-set bytes
  * <= budget) and counts violations instead of asserting from engine threads.
@@ -13,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/engine.h"
@@ -30,6 +32,10 @@ typedef struct {
 typedef struct {
     /* configuration (set before use) */
     _Atomic uint32_t synth_us, prove_us, finish_us; /* delays in microseconds */
+    /* gates: while set, synthesize (after counting the call; it still honours `cancel`) and
+     * prove_start (after counting the device as busy) wait, so a test can hold the pipeline
+     * in a known state and wait for it as an event instead of relying on timing */
+    _Atomic bool hold_synth, hold_prove;
     uint64_t total_bytes, abc_bytes;        /* per-partition estimate */
     uint32_t num_devices, workers_per_device;
     uint64_t budget_bytes;                  /* live working set must stay <= this */
@@ -57,6 +63,7 @@ cuzk_verify_hook mock_verifier(mock_ctx *m);
 typedef struct {
     int64_t live_assignments, live_pending, live_bytes;
     uint64_t synth_cancelled;
+    int64_t device_active[MOCK_MAX_DEVICES]; /* prove_start calls running now, per device */
 } mock_stats;
 mock_stats mock_stats_get(mock_ctx *m);
 /* Synthesis calls made for jobs with this tag (thread-safe). */

@@ -2,8 +2,11 @@
  * checker (checker.h): slow prover + fast synthesis and the reverse, memory-bound runs,
  * a job that can never fit, cancel of queued and running jobs, failures, priority order,
  * the status snapshot, a cuzk-bench-style "keep J in flight" loop and shutdown with work
- * in flight. Every scenario ends by asserting that all flight counters are back to zero,
- * never went negative, and that the mock holds no assignment or pending handle. */
+ * in flight, all idle workers waking for one job. Every scenario ends by asserting that all
+ * flight counters are back to zero, never went negative, and that the mock holds no
+ * assignment or pending handle. States a check depends on (pipeline backed up, all workers
+ * synthesizing, ...) are produced with the mock's gates and waited for as events with a
+ * generous deadline (wait_state), never assumed after a fixed sleep. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,38 @@ typedef struct {
     cuzk_engine *e;
     uint32_t capacity;
 } harness;
+
+/* Generous deadline for a pipeline state a test waits on: long enough for a loaded 2-core CI
+ * machine under ThreadSanitizer, short enough that a real failure still ends the run. */
+#define EVENT_TIMEOUT_MS 20000
+
+typedef bool (*state_pred)(harness *h, const cuzk_counter_value *v, void *ctx);
+
+/* Poll the engine's counters (and, through pred, the mock) every 0.2 ms until pred holds or
+ * EVENT_TIMEOUT_MS passed; returns pred's last value and leaves the last counters in v.
+ * Tests hold a stage with a mock gate and wait for the resulting state as an event. */
+static bool wait_state(harness *h, state_pred pred, void *ctx, cuzk_counter_value v[CUZK_COUNTER_COUNT])
+{
+    int64_t deadline = cuzk_now_ns() + (int64_t)EVENT_TIMEOUT_MS * 1000000;
+    for (;;) {
+        cuzk_engine_counters(h->e, v);
+        if (pred(h, v, ctx))
+            return true;
+        if (cuzk_now_ns() > deadline)
+            return false;
+        mock_sleep_us(200);
+    }
+}
+
+/* With prove_start held and pw, capacity as configured: one partition per prover worker
+ * inside prove_start, the channel full and every synthesis worker blocked on the send with
+ * its permit (ctx: the number of prover workers). */
+static bool backed_up(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    uint32_t provers = *(const uint32_t *)ctx;
+    return v[CUZK_CTR_PROVING].current == provers && v[CUZK_CTR_QUEUED].current == h->capacity &&
+           v[CUZK_CTR_AWAITING_SEND].current == h->chk.pw && v[CUZK_CTR_PERMITS_HELD].current == h->chk.pw;
+}
 
 static void harness_start(harness *h, eng_params p)
 {
@@ -124,15 +159,29 @@ static void harness_finish(harness *h, const char *name)
     checker_destroy(&h->chk);
 }
 
-/* Run `jobs` jobs of `parts` partitions each, all submitted at once, and check results. */
-static void run_batch(harness *h, const char *name, uint32_t jobs, uint32_t parts, cuzk_counter_value out[])
+typedef struct {
+    uint32_t jobs, parts;
+    mock_input *in;
+    uint64_t *ids;
+} batch;
+
+/* Submit `jobs` jobs of `parts` partitions each at once. */
+static batch batch_submit(harness *h, uint32_t jobs, uint32_t parts)
 {
-    mock_input *in = calloc(jobs, sizeof *in);
-    uint64_t *ids = calloc(jobs, sizeof *ids);
+    batch b = {jobs, parts, calloc(jobs, sizeof *b.in), calloc(jobs, sizeof *b.ids)};
     for (uint32_t j = 0; j < jobs; j++) {
-        in[j] = mock_input_make(100 + j);
-        ids[j] = submit(h, &in[j], parts, CUZK_PRIORITY_NORMAL, true);
+        b.in[j] = mock_input_make(100 + j);
+        b.ids[j] = submit(h, &b.in[j], parts, CUZK_PRIORITY_NORMAL, true);
     }
+    return b;
+}
+
+/* Wait for every job of the batch, check its proofs, read the counters into out. */
+static void batch_collect(harness *h, const char *name, batch *b, cuzk_counter_value out[])
+{
+    uint32_t jobs = b->jobs, parts = b->parts;
+    mock_input *in = b->in;
+    uint64_t *ids = b->ids;
     uint32_t good = 0;
     for (uint32_t j = 0; j < jobs; j++) {
         cuzk_job_result r;
@@ -159,9 +208,18 @@ static void test_slow_prover_fast_synthesis(void)
     h.mock.finish_us = 500;
     harness_start(&h, (eng_params){.pw = 2, .lookahead = 3, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
-    run_batch(&h, "slow prover", 6, 4, v);
     /* synthesis outruns the prover: the channel fills to capacity and workers then hold
-     * their permits while blocked on the send, never more than pw of them */
+     * their permits while blocked on the send, never more than pw of them. The first
+     * prove_start is held until that state is seen, so it does not depend on timing. */
+    atomic_store(&h.mock.hold_prove, true);
+    batch b = batch_submit(&h, 6, 4);
+    uint32_t provers = 1;
+    CHECK(wait_state(&h, backed_up, &provers, v),
+          "slow prover: pipeline never backed up: proving %lld, queued %lld, awaiting send %lld, permits %lld",
+          (long long)v[CUZK_CTR_PROVING].current, (long long)v[CUZK_CTR_QUEUED].current,
+          (long long)v[CUZK_CTR_AWAITING_SEND].current, (long long)v[CUZK_CTR_PERMITS_HELD].current);
+    atomic_store(&h.mock.hold_prove, false);
+    batch_collect(&h, "slow prover", &b, v);
     CHECK(v[CUZK_CTR_QUEUED].peak == 3, "slow prover: queued peaked at %lld, want the capacity 3",
           (long long)v[CUZK_CTR_QUEUED].peak);
     CHECK(v[CUZK_CTR_PERMITS_HELD].peak == 2, "slow prover: permits peaked at %lld, want pw 2",
@@ -173,6 +231,24 @@ static void test_slow_prover_fast_synthesis(void)
     mock_destroy(&h.mock);
 }
 
+static bool synthesizing_all(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)ctx;
+    return v[CUZK_CTR_SYNTHESIZING].current == h->chk.pw;
+}
+
+/* Every prover worker is inside prove_start: gw per device on each device. */
+static bool devices_full(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)v;
+    (void)ctx;
+    mock_stats ms = mock_stats_get(&h->mock);
+    for (uint32_t d = 0; d < h->mock.num_devices; d++)
+        if (ms.device_active[d] != (int64_t)h->mock.workers_per_device)
+            return false;
+    return true;
+}
+
 static void test_fast_prover_slow_synthesis(void)
 {
     harness h;
@@ -182,15 +258,53 @@ static void test_fast_prover_slow_synthesis(void)
     h.mock.finish_us = 200;
     harness_start(&h, (eng_params){.pw = 3, .lookahead = 1, .gw = 2, .devices = 2, .finalizers = 2, .budget = 1 << 20});
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
-    run_batch(&h, "slow synthesis", 5, 5, v);
+    /* hold synthesis until all pw workers are inside it, then hold prove_start until every
+     * prover worker (gw on each of the 2 devices) is inside it */
+    atomic_store(&h.mock.hold_synth, true);
+    atomic_store(&h.mock.hold_prove, true);
+    batch b = batch_submit(&h, 5, 5);
+    CHECK(wait_state(&h, synthesizing_all, NULL, v), "slow synthesis: %lld of 3 workers synthesizing",
+          (long long)v[CUZK_CTR_SYNTHESIZING].current);
+    atomic_store(&h.mock.hold_synth, false);
+    CHECK(wait_state(&h, devices_full, NULL, v), "slow synthesis: devices busy %lld/%lld, want 2/2",
+          (long long)mock_stats_get(&h.mock).device_active[0], (long long)mock_stats_get(&h.mock).device_active[1]);
+    atomic_store(&h.mock.hold_prove, false);
+    batch_collect(&h, "slow synthesis", &b, v);
     CHECK(v[CUZK_CTR_SYNTHESIZING].peak == 3, "slow synthesis: synthesizing peaked at %lld, want pw 3",
           (long long)v[CUZK_CTR_SYNTHESIZING].peak);
     CHECK(v[CUZK_CTR_PERMITS_HELD].peak == 3, "slow synthesis: permits peaked at %lld",
           (long long)v[CUZK_CTR_PERMITS_HELD].peak);
-    CHECK(h.mock.device_peak[0] <= 2 && h.mock.device_peak[1] <= 2 && h.mock.device_peak[1] >= 1,
+    CHECK(h.mock.device_peak[0] == 2 && h.mock.device_peak[1] == 2,
           "slow synthesis: device concurrency %lld/%lld (gw 2, both devices used)", (long long)h.mock.device_peak[0],
           (long long)h.mock.device_peak[1]);
     harness_finish(&h, "slow synthesis");
+    mock_destroy(&h.mock);
+}
+
+static bool two_reserved(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)h;
+    (void)ctx;
+    return v[CUZK_CTR_MEMORY_USED_BYTES].current == 2000 && v[CUZK_CTR_SYNTHESIZING].current == 2;
+}
+
+/* One job of pw partitions submitted to an idle engine (every worker asleep) is
+ * synthesized by all pw workers at once, not by the one worker a single wake-up reaches. */
+static void test_idle_workers_wake(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    harness_start(&h, (eng_params){.pw = 3, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    batch warm = batch_submit(&h, 1, 1); /* a first job, so the workers are asleep afterwards */
+    batch_collect(&h, "idle wake", &warm, v);
+    atomic_store(&h.mock.hold_synth, true);
+    batch b = batch_submit(&h, 1, 3);
+    CHECK(wait_state(&h, synthesizing_all, NULL, v), "idle wake: %lld of 3 idle workers took a partition",
+          (long long)v[CUZK_CTR_SYNTHESIZING].current);
+    atomic_store(&h.mock.hold_synth, false);
+    batch_collect(&h, "idle wake", &b, v);
+    harness_finish(&h, "idle wake");
     mock_destroy(&h.mock);
 }
 
@@ -206,7 +320,14 @@ static void test_memory_bound(void)
     /* 2.5 partitions fit: memory, not pw = 4, limits admission */
     harness_start(&h, (eng_params){.pw = 4, .lookahead = 4, .gw = 1, .devices = 1, .finalizers = 1, .budget = 2500});
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
-    run_batch(&h, "memory bound", 4, 4, v);
+    /* hold synthesis until two partitions have reserved (2000 bytes) and the other workers
+     * wait on the budget, so the memory peak does not depend on timing */
+    atomic_store(&h.mock.hold_synth, true);
+    batch b = batch_submit(&h, 4, 4);
+    CHECK(wait_state(&h, two_reserved, NULL, v), "memory bound: used %lld bytes, %lld synthesizing (want 2000, 2)",
+          (long long)v[CUZK_CTR_MEMORY_USED_BYTES].current, (long long)v[CUZK_CTR_SYNTHESIZING].current);
+    atomic_store(&h.mock.hold_synth, false);
+    batch_collect(&h, "memory bound", &b, v);
     CHECK(v[CUZK_CTR_MEMORY_USED_BYTES].peak <= 2500 && v[CUZK_CTR_MEMORY_USED_BYTES].peak >= 2000,
           "memory bound: memory peak %lld (want 2000..2500)", (long long)v[CUZK_CTR_MEMORY_USED_BYTES].peak);
     CHECK(v[CUZK_CTR_PERMITS_HELD].peak <= 2, "memory bound: %lld permits held although only 2 partitions fit",
@@ -235,7 +356,7 @@ static void test_never_fits(void)
     CHECK(st == CUZK_E_NOMEM, "never fits: submit returned %s", cuzk_status_name(st));
     CHECK(strstr(err.msg, "can never run") && strstr(err.msg, "5000") && strstr(err.msg, "4096"),
           "never fits: unclear message '%s'", err.msg);
-    CHECK(ms < 1000, "never fits: took %.1f ms to fail", ms);
+    CHECK(ms < 5000, "never fits: took %.1f ms to fail", ms);
     CHECK(mock_synth_calls_for(&h.mock, 7) == 0, "never fits: synthesis ran");
     cuzk_engine_status s;
     CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK && s.num_jobs == 0 && s.num_queues == 0,
@@ -270,6 +391,9 @@ static void test_cancel_queued(void)
     h.mock.prove_us = 500;
     harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
     mock_input a = mock_input_make(1), b = mock_input_make(2);
+    /* the single worker is held inside job a's first partition, so b (behind a's other two
+     * partitions) is still queued when it is cancelled, however slow this thread is */
+    atomic_store(&h.mock.hold_synth, true);
     uint64_t ida = submit(&h, &a, 3, CUZK_PRIORITY_NORMAL, true);
     uint64_t idb = submit(&h, &b, 3, CUZK_PRIORITY_NORMAL, true);
     cuzk_error err = {0};
@@ -277,10 +401,11 @@ static void test_cancel_queued(void)
     CHECK(cuzk_engine_cancel(h.e, idb, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "cancelled"),
           "second cancel: %s", err.msg);
     cuzk_job_result r;
-    CHECK(cuzk_engine_wait(h.e, idb, 1000, &r, &err) == CUZK_OK, "wait cancelled: %s", err.msg);
+    CHECK(cuzk_engine_wait(h.e, idb, EVENT_TIMEOUT_MS, &r, &err) == CUZK_OK, "wait cancelled: %s", err.msg);
     CHECK(r.state == CUZK_JOB_CANCELLED && r.error.code == CUZK_E_CANCELLED && !r.proofs,
           "cancelled job state %s", cuzk_job_state_name(r.state));
     cuzk_job_result_free(&r);
+    atomic_store(&h.mock.hold_synth, false);
     CHECK(cuzk_engine_wait(h.e, ida, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 1),
           "job before the cancelled one: %s", err.msg);
     cuzk_job_result_free(&r);
@@ -300,20 +425,19 @@ static void test_cancel_running(void)
     h.mock.finish_us = 2000;
     harness_start(&h, (eng_params){.pw = 2, .lookahead = 2, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
     mock_input a = mock_input_make(11), b = mock_input_make(12);
+    /* fill the pipeline with prove_start held: one partition proving, the channel full and
+     * both workers blocked on the send; cancel there (the held prove_start then completes) */
+    atomic_store(&h.mock.hold_prove, true);
     uint64_t ida = submit(&h, &a, 10, CUZK_PRIORITY_NORMAL, true);
-    /* let the pipeline fill: partitions synthesizing, queued, proving and finishing */
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
-    for (int i = 0; i < 400; i++) {
-        cuzk_engine_counters(h.e, v);
-        if (v[CUZK_CTR_QUEUED].current >= 1 && v[CUZK_CTR_PENDING_FINISH].current + v[CUZK_CTR_PROVING].current >= 1)
-            break;
-        mock_sleep_us(1000);
-    }
-    CHECK(v[CUZK_CTR_QUEUED].current >= 1, "cancel running: pipeline never filled");
+    uint32_t provers = 1;
+    CHECK(wait_state(&h, backed_up, &provers, v), "cancel running: pipeline never filled (queued %lld, proving %lld)",
+          (long long)v[CUZK_CTR_QUEUED].current, (long long)v[CUZK_CTR_PROVING].current);
     cuzk_error err = {0};
     CHECK(cuzk_engine_cancel(h.e, ida, &err) == CUZK_OK, "cancel running: %s", err.msg);
+    atomic_store(&h.mock.hold_prove, false);
     cuzk_job_result r;
-    CHECK(cuzk_engine_wait(h.e, ida, 5000, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
+    CHECK(cuzk_engine_wait(h.e, ida, EVENT_TIMEOUT_MS, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
           "cancel running: wait %s", err.msg);
     cuzk_job_result_free(&r);
     /* settled means released: nothing of the job is left anywhere */
@@ -325,26 +449,32 @@ static void test_cancel_running(void)
     CHECK(ms.live_assignments == 0 && ms.live_pending == 0 && ms.live_bytes == 0,
           "cancel running: %lld assignments, %lld pending, %lld bytes left", (long long)ms.live_assignments,
           (long long)ms.live_pending, (long long)ms.live_bytes);
-    CHECK(mock_synth_calls_for(&h.mock, 11) < 10, "cancel running: every partition was synthesized anyway");
+    /* at the cancel: 1 proving + 2 in the channel + 2 awaiting the send; none after it */
+    CHECK(mock_synth_calls_for(&h.mock, 11) == 5, "cancel running: %llu partitions synthesized, want 5 of 10",
+          (unsigned long long)mock_synth_calls_for(&h.mock, 11));
     /* the engine is healthy afterwards */
     uint64_t idb = submit(&h, &b, 3, CUZK_PRIORITY_NORMAL, true);
     CHECK(cuzk_engine_wait(h.e, idb, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 12), "after cancel: %s", err.msg);
     cuzk_job_result_free(&r);
 
-    /* cancel while a long synthesis runs: the kind sees the cancel flag */
-    h.mock.synth_us = 200000;
+    /* cancel while synthesis runs: synthesis is held until it sees the cancel flag, so the
+     * job can settle only if the engine interrupts it (no time limit to race against) */
+    atomic_store(&h.mock.hold_synth, true);
     mock_input c = mock_input_make(13);
     uint64_t idc = submit(&h, &c, 2, CUZK_PRIORITY_NORMAL, true);
-    for (int i = 0; i < 1000 && mock_synth_calls_for(&h.mock, 13) == 0; i++)
-        mock_sleep_us(500);
-    int64_t t0 = cuzk_now_ns();
+    CHECK(wait_state(&h, synthesizing_all, NULL, v), "cancel synthesizing: %lld of 2 partitions in synthesis",
+          (long long)v[CUZK_CTR_SYNTHESIZING].current);
+    uint64_t cancelled_before = mock_stats_get(&h.mock).synth_cancelled;
     CHECK(cuzk_engine_cancel(h.e, idc, &err) == CUZK_OK, "cancel synthesizing: %s", err.msg);
-    CHECK(cuzk_engine_wait(h.e, idc, 5000, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
-          "cancel synthesizing: %s", err.msg);
-    double cancel_ms = (double)(cuzk_now_ns() - t0) * 1e-6;
-    CHECK(cancel_ms < 150, "cancel synthesizing: took %.1f ms, synthesis was not interrupted", cancel_ms);
-    CHECK(mock_stats_get(&h.mock).synth_cancelled >= 1, "cancel synthesizing: the kind never saw the cancel flag");
-    cuzk_job_result_free(&r);
+    cuzk_status wst = cuzk_engine_wait(h.e, idc, EVENT_TIMEOUT_MS, &r, &err);
+    CHECK(wst == CUZK_OK && r.state == CUZK_JOB_CANCELLED, "cancel synthesizing: synthesis was not interrupted: %s",
+          err.msg);
+    CHECK(mock_stats_get(&h.mock).synth_cancelled == cancelled_before + 2,
+          "cancel synthesizing: the kind saw the cancel flag in %llu of 2 partitions",
+          (unsigned long long)(mock_stats_get(&h.mock).synth_cancelled - cancelled_before));
+    atomic_store(&h.mock.hold_synth, false); /* lets the run end even if the cancel was missed */
+    if (wst == CUZK_OK)
+        cuzk_job_result_free(&r);
     harness_finish(&h, "cancel running");
     mock_destroy(&h.mock);
 }
@@ -402,15 +532,23 @@ static void test_priority(void)
     enum { NORMAL_JOBS = 8 };
     mock_input in[NORMAL_JOBS + 2];
     uint64_t ids[NORMAL_JOBS + 2];
+    /* prove_start is held until the pipeline is backed up (NORMAL job 0 proving and queued,
+     * job 1's first partition awaiting the send), so exactly jobs 0 and 1 have started when
+     * the CRITICAL job arrives, however the threads are scheduled */
+    atomic_store(&h.mock.hold_prove, true);
     for (int i = 0; i < NORMAL_JOBS; i++) {
         in[i] = mock_input_make(30 + i);
         ids[i] = submit(&h, &in[i], 2, CUZK_PRIORITY_NORMAL, false);
     }
     in[NORMAL_JOBS] = mock_input_make(50);
     ids[NORMAL_JOBS] = submit(&h, &in[NORMAL_JOBS], 2, CUZK_PRIORITY_LOW, false);
-    mock_sleep_us(3000); /* the first NORMAL job is now in the pipeline */
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    uint32_t provers = 1;
+    CHECK(wait_state(&h, backed_up, &provers, v), "priority: pipeline never backed up (queued %lld, proving %lld)",
+          (long long)v[CUZK_CTR_QUEUED].current, (long long)v[CUZK_CTR_PROVING].current);
     in[NORMAL_JOBS + 1] = mock_input_make(60);
     ids[NORMAL_JOBS + 1] = submit(&h, &in[NORMAL_JOBS + 1], 2, CUZK_PRIORITY_CRITICAL, false);
+    atomic_store(&h.mock.hold_prove, false);
 
     cuzk_job_result r[NORMAL_JOBS + 2];
     cuzk_error err = {0};
@@ -431,7 +569,7 @@ static void test_priority(void)
             CHECK(r[i - 1].timings.finished_at_ms <= r[i].timings.finished_at_ms,
                   "priority: NORMAL jobs %d and %d finished out of FIFO order", i - 1, i);
     }
-    CHECK(normal_queued_at_submit >= NORMAL_JOBS - 3 && normal_after >= NORMAL_JOBS - 3,
+    CHECK(normal_queued_at_submit == NORMAL_JOBS - 2 && normal_after >= NORMAL_JOBS - 2,
           "priority: only %d NORMAL jobs were still queued and %d finished after the CRITICAL one",
           normal_queued_at_submit, normal_after);
     CHECK(r[NORMAL_JOBS].timings.finished_at_ms > r[NORMAL_JOBS - 1].timings.finished_at_ms,
@@ -460,11 +598,17 @@ static void test_status_snapshot(void)
     harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
     mock_input in[5];
     uint64_t ids[5];
+    /* snapshot while prove_start is held with the pipeline backed up: 3 partitions started,
+     * 12 still waiting, no job finished */
+    atomic_store(&h.mock.hold_prove, true);
     for (int i = 0; i < 5; i++) {
         in[i] = mock_input_make(70 + i);
         ids[i] = submit(&h, &in[i], 3, i == 4 ? CUZK_PRIORITY_HIGH : CUZK_PRIORITY_NORMAL, false);
     }
-    mock_sleep_us(8000);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    uint32_t provers = 1;
+    CHECK(wait_state(&h, backed_up, &provers, v), "status: pipeline never backed up (queued %lld, proving %lld)",
+          (long long)v[CUZK_CTR_QUEUED].current, (long long)v[CUZK_CTR_PROVING].current);
     cuzk_engine_status s;
     cuzk_error err = {0};
     CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK, "status: %s", err.msg);
@@ -475,7 +619,7 @@ static void test_status_snapshot(void)
         CHECK(qn->queued_jobs + qn->running_jobs + qh->queued_jobs + qh->running_jobs == 5,
               "status: queue depths do not add up to 5 jobs");
         CHECK(qn->queued_jobs >= 2, "status: %u NORMAL jobs queued", qn->queued_jobs);
-        CHECK(qn->partitions_waiting + qh->partitions_waiting <= 15 && qn->partitions_waiting >= 6,
+        CHECK(qn->partitions_waiting + qh->partitions_waiting == 12 && qn->partitions_waiting >= 6,
               "status: partitions waiting %llu/%llu", (unsigned long long)qn->partitions_waiting,
               (unsigned long long)qh->partitions_waiting);
     }
@@ -492,6 +636,7 @@ static void test_status_snapshot(void)
         CHECK((js->state == CUZK_JOB_QUEUED) == (js->timings.started_at_ms < 0), "status: started_at vs state");
     }
     cuzk_engine_status_free(&s);
+    atomic_store(&h.mock.hold_prove, false);
 
     cuzk_job_result r;
     for (int i = 0; i < 5; i++) {
@@ -659,6 +804,7 @@ int main(void)
     cuzk_log_set_level(CUZK_LOG_WARN);
     test_slow_prover_fast_synthesis();
     test_fast_prover_slow_synthesis();
+    test_idle_workers_wake();
     test_memory_bound();
     test_never_fits();
     test_cancel_queued();

@@ -16,6 +16,7 @@
 #include "engine/log.h"
 #include "engine/sched.h"
 #include "engine/semaphore.h"
+#include "engine/sync.h"
 
 static void test_sched(void)
 {
@@ -146,9 +147,29 @@ static void test_channel(void)
     cuzk_chan_destroy(&ch);
 }
 
+/* Generous deadline for a state the test waits on: long enough for a loaded 2-core CI machine
+ * (or ThreadSanitizer), short enough that a real failure still ends the run. */
+#define EVENT_TIMEOUT_MS 20000
+
+/* Poll pred(ctx) every 0.2 ms until it holds or EVENT_TIMEOUT_MS passed; returns its last
+ * value. Tests wait on observable state, never on a fixed sleep. */
+static bool wait_until(bool (*pred)(void *), void *ctx)
+{
+    int64_t deadline = cuzk_now_ns() + (int64_t)EVENT_TIMEOUT_MS * 1000000;
+    for (;;) {
+        if (pred(ctx))
+            return true;
+        if (cuzk_now_ns() > deadline)
+            return false;
+        usleep(200);
+    }
+}
+
 typedef struct {
     cuzk_sem *s;
     _Atomic int inside, peak;
+    int64_t fill_deadline_ns; /* holders wait for the peak to reach all permits until then */
+    int permits;
 } sem_arg;
 
 static void *sem_worker(void *p)
@@ -160,6 +181,10 @@ static void *sem_worker(void *p)
         int pk = atomic_load(&a->peak);
         while (v > pk && !atomic_compare_exchange_weak(&a->peak, &pk, v)) {
         }
+        /* the first holders keep their permits until every permit is held at once, so the
+         * "all permits usable" half of the check does not depend on thread scheduling */
+        while (atomic_load(&a->peak) < a->permits && cuzk_now_ns() < a->fill_deadline_ns)
+            usleep(100);
         usleep(100);
         atomic_fetch_sub(&a->inside, 1);
         cuzk_sem_release(a->s);
@@ -179,7 +204,7 @@ static void test_semaphore(void)
     cuzk_error err = {0};
     CHECK(cuzk_sem_init(&s, 0, &err) == CUZK_E_INVALID_ARG, "sem: 0 permits accepted");
     CHECK(cuzk_sem_init(&s, 3, &err) == CUZK_OK, "sem init: %s", err.msg);
-    sem_arg a = {.s = &s};
+    sem_arg a = {.s = &s, .permits = 3, .fill_deadline_ns = cuzk_now_ns() + (int64_t)EVENT_TIMEOUT_MS * 1000000};
     atomic_init(&a.inside, 0);
     atomic_init(&a.peak, 0);
     pthread_t t[8];
@@ -197,10 +222,8 @@ static void test_semaphore(void)
 typedef struct {
     cuzk_budget *b;
     uint64_t bytes;
-    int order;
-    _Atomic int *next_order;
     _Atomic bool abort;
-    cuzk_status st;
+    cuzk_status st; /* read only after the join */
 } budget_arg;
 
 static bool budget_abort(void *ctx)
@@ -213,9 +236,65 @@ static void *budget_waiter(void *p)
     budget_arg *a = p;
     cuzk_error err;
     a->st = cuzk_budget_acquire(a->b, a->bytes, budget_abort, a, &err);
-    if (a->st == CUZK_OK)
-        a->order = atomic_fetch_add(a->next_order, 1);
     return NULL;
+}
+
+static void budget_start(pthread_t *t, budget_arg *a, cuzk_budget *b, uint64_t bytes)
+{
+    a->b = b;
+    a->bytes = bytes;
+    a->st = CUZK_E_INTERNAL;
+    atomic_init(&a->abort, false);
+    pthread_create(t, NULL, budget_waiter, a);
+}
+
+/* Budget state a test waits for: `waiting` acquires queued, or any change of `used` (an
+ * admission the test did not expect, which it then reports instead of timing out). */
+typedef struct {
+    cuzk_budget *b;
+    size_t waiting;
+    uint64_t used;
+} budget_expect;
+
+static bool budget_reached(void *p)
+{
+    budget_expect *x = p;
+    return cuzk_budget_waiting(x->b) == x->waiting || cuzk_budget_used(x->b) != x->used;
+}
+
+/* Some queued acquire left the queue: fewer than x->waiting remain (x->used unused). */
+static bool budget_admitted(void *p)
+{
+    budget_expect *x = p;
+    return cuzk_budget_waiting(x->b) < x->waiting;
+}
+
+/* Wait until `waiting` acquires are queued while `used` stays as it is; true when that holds. */
+static bool budget_wait_queued(cuzk_budget *b, size_t waiting, uint64_t used)
+{
+    budget_expect x = {b, waiting, used};
+    wait_until(budget_reached, &x);
+    return cuzk_budget_waiting(b) == waiting && cuzk_budget_used(b) == used;
+}
+
+/* Start a second waiter only once the first is queued (`queued` waiting, `used` unchanged),
+ * so the arrival order is fixed; a failure to queue is reported and the start goes ahead. */
+static void budget_start_after(pthread_t *t, budget_arg *a, cuzk_budget *b, uint64_t bytes, size_t queued,
+                               uint64_t used)
+{
+    CHECK(budget_wait_queued(b, queued, used), "budget: the first waiter was not queued (waiting %zu, used %llu)",
+          cuzk_budget_waiting(b), (unsigned long long)cuzk_budget_used(b));
+    budget_start(t, a, b, bytes);
+}
+
+/* After a failed check: make both waiters give up, join them and leave the budget as is. */
+static void budget_bail(cuzk_budget *b, budget_arg *a1, pthread_t t1, budget_arg *a2, pthread_t t2)
+{
+    atomic_store(&a1->abort, true);
+    atomic_store(&a2->abort, true);
+    cuzk_budget_wake(b);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
 }
 
 static void test_budget(void)
@@ -230,48 +309,66 @@ static void test_budget(void)
               strstr(err.msg, "1001") && strstr(err.msg, "1000"),
           "budget: never-fits message '%s'", err.msg);
     CHECK(cuzk_budget_acquire(&b, 0, NULL, NULL, &err) == CUZK_OK && cuzk_budget_used(&b) == 0, "budget: 0 bytes");
-    CHECK(cuzk_budget_acquire(&b, 700, NULL, NULL, &err) == CUZK_OK, "budget: 700");
+    CHECK(cuzk_budget_acquire(&b, 700, NULL, NULL, &err) == CUZK_OK && cuzk_budget_waiting(&b) == 0, "budget: 700");
 
-    /* FIFO: a 600-byte waiter arrives first, then a 200-byte one that would fit now; the
-     * small one must not overtake */
-    _Atomic int next_order;
-    atomic_init(&next_order, 0);
-    budget_arg big = {.b = &b, .bytes = 600, .next_order = &next_order, .order = -1};
-    budget_arg small = {.b = &b, .bytes = 200, .next_order = &next_order, .order = -1};
-    atomic_init(&big.abort, false);
-    atomic_init(&small.abort, false);
+    /* FIFO: a 600-byte waiter arrives first (it is queued before the second thread starts),
+     * then a 200-byte one that would fit now; the small one must not overtake. A failed
+     * check bails out (aborting the waiters) instead of hanging in a join. */
+    budget_arg big, small;
     pthread_t tb, ts;
-    pthread_create(&tb, NULL, budget_waiter, &big);
-    usleep(20000);
-    pthread_create(&ts, NULL, budget_waiter, &small);
-    usleep(20000);
-    CHECK(atomic_load(&next_order) == 0 && cuzk_budget_used(&b) == 700, "budget: a waiter overtook the FIFO head");
-    cuzk_budget_release(&b, 700);
+    budget_start(&tb, &big, &b, 600);
+    budget_start_after(&ts, &small, &b, 200, 1, 700);
+    bool ok = budget_wait_queued(&b, 2, 700);
+    CHECK(ok, "budget: the 200-byte waiter overtook the blocked 600-byte head (waiting %zu, used %llu)",
+          cuzk_budget_waiting(&b), (unsigned long long)cuzk_budget_used(&b));
+    if (!ok) {
+        budget_bail(&b, &big, tb, &small, ts);
+        return;
+    }
+    /* release 400 -> used 300: the head fits (900) and, once in, the small one does not (1100);
+     * admitting the small one first instead would leave used at 500 with the head queued */
+    cuzk_budget_release(&b, 400);
+    budget_expect two_queued = {&b, 2, 0};
+    CHECK(wait_until(budget_admitted, &two_queued), "budget: nobody admitted after the release");
+    ok = cuzk_budget_used(&b) == 900 && cuzk_budget_waiting(&b) == 1;
+    CHECK(ok, "budget: admission order: want the 600-byte head in and the 200-byte waiter queued, got used %llu, "
+              "waiting %zu",
+          (unsigned long long)cuzk_budget_used(&b), cuzk_budget_waiting(&b));
+    if (!ok) {
+        budget_bail(&b, &big, tb, &small, ts);
+        return;
+    }
     pthread_join(tb, NULL);
+    CHECK(big.st == CUZK_OK, "budget: head acquire returned %s", cuzk_status_name(big.st));
+    /* the head's 600 back -> used 300: now the small one fits (500) */
+    cuzk_budget_release(&b, 600);
     pthread_join(ts, NULL);
-    CHECK(big.st == CUZK_OK && small.st == CUZK_OK && big.order == 0 && small.order == 1,
-          "budget: admission order big=%d small=%d", big.order, small.order);
-    CHECK(cuzk_budget_used(&b) == 800 && cuzk_gauge_read(&used).peak == 800, "budget: used %llu",
-          (unsigned long long)cuzk_budget_used(&b));
+    CHECK(small.st == CUZK_OK && cuzk_budget_used(&b) == 500 && cuzk_budget_waiting(&b) == 0,
+          "budget: second waiter %s, used %llu", cuzk_status_name(small.st), (unsigned long long)cuzk_budget_used(&b));
+    cuzk_budget_release(&b, 300); /* the rest of the first 700 */
+    CHECK(cuzk_budget_used(&b) == 200 && cuzk_gauge_read(&used).peak == 900, "budget: used %llu, peak %lld",
+          (unsigned long long)cuzk_budget_used(&b), (long long)cuzk_gauge_read(&used).peak);
 
-    /* an aborted head lets the next waiter in */
-    budget_arg head = {.b = &b, .bytes = 900, .next_order = &next_order, .order = -1};
-    budget_arg tail = {.b = &b, .bytes = 100, .next_order = &next_order, .order = -1};
-    atomic_init(&head.abort, false);
-    atomic_init(&tail.abort, false);
-    pthread_create(&tb, NULL, budget_waiter, &head);
-    usleep(20000);
-    pthread_create(&ts, NULL, budget_waiter, &tail);
-    usleep(20000);
-    CHECK(cuzk_budget_used(&b) == 800, "budget: tail overtook a blocked head");
+    /* an aborted head lets the next waiter in: head 900 cannot fit (1100), tail 100 could */
+    budget_arg head, tail;
+    budget_start(&tb, &head, &b, 900);
+    budget_start_after(&ts, &tail, &b, 100, 1, 200);
+    ok = budget_wait_queued(&b, 2, 200);
+    CHECK(ok, "budget: tail overtook a blocked head (waiting %zu, used %llu)", cuzk_budget_waiting(&b),
+          (unsigned long long)cuzk_budget_used(&b));
+    if (!ok) {
+        budget_bail(&b, &head, tb, &tail, ts);
+        return;
+    }
     atomic_store(&head.abort, true);
     cuzk_budget_wake(&b);
     pthread_join(tb, NULL);
     pthread_join(ts, NULL);
-    CHECK(head.st == CUZK_E_CANCELLED && tail.st == CUZK_OK && cuzk_budget_used(&b) == 900,
+    CHECK(head.st == CUZK_E_CANCELLED && tail.st == CUZK_OK && cuzk_budget_used(&b) == 300 &&
+              cuzk_budget_waiting(&b) == 0,
           "budget: abort head %s, tail %s, used %llu", cuzk_status_name(head.st), cuzk_status_name(tail.st),
           (unsigned long long)cuzk_budget_used(&b));
-    cuzk_budget_release(&b, 900);
+    cuzk_budget_release(&b, 300);
     cuzk_counter_value v = cuzk_gauge_read(&used);
     CHECK(v.current == 0 && v.low == 0 && v.peak == 900, "budget gauge %lld/%lld/%lld", (long long)v.current,
           (long long)v.low, (long long)v.peak);
