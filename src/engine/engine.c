@@ -1,4 +1,5 @@
 /* Engine construction, shutdown and names (engine.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,14 +29,25 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg)
     cfg->safety_margin_bytes = 5ull << 30;
 }
 
+/* A thread/queue setting must lie in [lo, hi]. */
+static cuzk_status check_range(const char *field, uint32_t value, uint32_t lo, uint32_t hi, cuzk_error *err)
+{
+    if (value < lo || value > hi)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "config %s must be between %u and %u, got %u", field, lo, hi,
+                         value);
+    return CUZK_OK;
+}
+
 static cuzk_status check_config(const cuzk_engine_config *cfg, cuzk_error *err)
 {
-    if (cfg->partition_workers == 0)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "config partition_workers must be >= 1, got 0");
-    if (cfg->gpu_workers_per_device == 0)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "config gpu_workers_per_device must be >= 1, got 0");
-    if (cfg->finalizer_threads == 0)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "config finalizer_threads must be >= 1, got 0");
+    cuzk_status st;
+    if ((st = check_range("partition_workers", cfg->partition_workers, 1, CUZK_ENGINE_MAX_PARTITION_WORKERS, err)) ||
+        (st = check_range("synthesis_lookahead", cfg->synthesis_lookahead, 0, CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD,
+                          err)) ||
+        (st = check_range("gpu_workers_per_device", cfg->gpu_workers_per_device, 1,
+                          CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, err)) ||
+        (st = check_range("finalizer_threads", cfg->finalizer_threads, 1, CUZK_ENGINE_MAX_FINALIZER_THREADS, err)))
+        return st;
     const cuzk_prover_backend *be = cfg->backend;
     if (!be || !be->capabilities || !be->prove_start || !be->prove_finish)
         return cuzk_fail(err, CUZK_E_INVALID_ARG,
@@ -150,6 +162,19 @@ static cuzk_status init_state(cuzk_engine *e, uint64_t budget_total, int *stage,
     return CUZK_OK;
 }
 
+/* Start threads[i] = fn(arg + i * arg_stride) for i in [*started, want), counting each
+ * started one in *started. Returns 0, or the pthread_create error of thread *started. */
+static int start_pool(pthread_t *threads, uint32_t want, uint32_t *started, void *(*fn)(void *), void *arg,
+                      size_t arg_stride)
+{
+    for (; *started < want; (*started)++) {
+        int rc = pthread_create(&threads[*started], NULL, fn, (char *)arg + (size_t)*started * arg_stride);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out, cuzk_error *err)
 {
     *out = NULL;
@@ -162,6 +187,13 @@ cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out,
         return st;
     if (caps.num_devices == 0)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "backend '%s' reports 0 devices", cfg->backend->name);
+    if ((uint64_t)caps.num_devices * cfg->gpu_workers_per_device > CUZK_ENGINE_MAX_PROVER_WORKERS)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "config gpu_workers_per_device %u x %u devices of backend '%s' = %llu prover threads, "
+                         "more than %u",
+                         cfg->gpu_workers_per_device, caps.num_devices, cfg->backend->name,
+                         (unsigned long long)caps.num_devices * cfg->gpu_workers_per_device,
+                         CUZK_ENGINE_MAX_PROVER_WORKERS);
     uint64_t budget_total;
     st = cuzk_budget_resolve_total(cfg->memory_budget_auto, cfg->memory_budget_bytes, cfg->safety_margin_bytes,
                                    cfg->meminfo_path, &budget_total, err);
@@ -197,19 +229,28 @@ cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out,
         return st;
     }
 
-    for (; e->n_synth < cfg->partition_workers; e->n_synth++)
-        if (pthread_create(&e->synth_threads[e->n_synth], NULL, cuzk_synth_worker_main, e))
-            goto thread_fail;
-    for (; e->n_prover < e->prover_workers; e->n_prover++) {
-        cuzk_prover_arg *a = &e->prover_args[e->n_prover];
-        a->e = e;
-        a->device = e->n_prover / cfg->gpu_workers_per_device;
-        if (pthread_create(&e->prover_threads[e->n_prover], NULL, cuzk_prover_worker_main, a))
-            goto thread_fail;
+    for (uint32_t i = 0; i < e->prover_workers; i++) {
+        e->prover_args[i].e = e;
+        e->prover_args[i].device = i / cfg->gpu_workers_per_device;
     }
-    for (; e->n_finalizer < cfg->finalizer_threads; e->n_finalizer++)
-        if (pthread_create(&e->finalizer_threads[e->n_finalizer], NULL, cuzk_finalizer_main, e))
-            goto thread_fail;
+    char pool[96] = "";
+    int rc = start_pool(e->synth_threads, cfg->partition_workers, &e->n_synth, cuzk_synth_worker_main, e, 0);
+    if (rc) {
+        snprintf(pool, sizeof pool, "synthesis thread %u of partition_workers=%u", e->n_synth,
+                 cfg->partition_workers);
+    } else if ((rc = start_pool(e->prover_threads, e->prover_workers, &e->n_prover, cuzk_prover_worker_main,
+                                e->prover_args, sizeof *e->prover_args))) {
+        snprintf(pool, sizeof pool, "prover thread %u of %u devices x gpu_workers_per_device=%u", e->n_prover,
+                 caps.num_devices, cfg->gpu_workers_per_device);
+    } else if ((rc = start_pool(e->finalizer_threads, cfg->finalizer_threads, &e->n_finalizer, cuzk_finalizer_main,
+                                e, 0))) {
+        snprintf(pool, sizeof pool, "finalizer thread %u of finalizer_threads=%u", e->n_finalizer,
+                 cfg->finalizer_threads);
+    }
+    if (rc) {
+        cuzk_engine_destroy(e); /* stops and joins the threads already started */
+        return cuzk_fail(err, CUZK_E_INTERNAL, "engine: cannot start %s: pthread_create: %s", pool, strerror(rc));
+    }
 
     cuzk_log(CUZK_LOG_INFO,
              "engine started: backend=%s devices=%u partition_workers=%u channel_capacity=%u prover_workers=%u "
@@ -218,8 +259,4 @@ cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out,
              cfg->finalizer_threads, (unsigned long long)budget_total, cfg->memory_budget_auto ? " (auto)" : "");
     *out = e;
     return CUZK_OK;
-
-thread_fail:
-    cuzk_engine_destroy(e);
-    return cuzk_fail(err, CUZK_E_INTERNAL, "engine: pthread_create failed");
 }

@@ -111,11 +111,23 @@ typedef struct {
  * not block and must not call any cuzk_engine_* function except cuzk_engine_counters. */
 typedef void (*cuzk_engine_event_fn)(void *ctx, const cuzk_engine_event *ev);
 
+/* Upper bounds of the thread and queue settings. They are far above any useful value (a host
+ * has at most a few hundred cores and a handful of GPUs) and exist so that a typo such as
+ * partition_workers = 100000000 fails at once with CUZK_E_INVALID_ARG naming the field,
+ * instead of spending seconds starting threads until pthread_create fails. */
+#define CUZK_ENGINE_MAX_PARTITION_WORKERS 4096u
+#define CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD 65536u
+#define CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE 256u
+#define CUZK_ENGINE_MAX_FINALIZER_THREADS 256u
+/* num_devices (from the backend) x gpu_workers_per_device */
+#define CUZK_ENGINE_MAX_PROVER_WORKERS 4096u
+
 typedef struct {
-    uint32_t partition_workers;      /* >= 1: synthesis threads and permits */
-    uint32_t synthesis_lookahead;    /* >= 0: channel capacity = max(this, partition_workers) */
-    uint32_t gpu_workers_per_device; /* >= 1 */
-    uint32_t finalizer_threads;      /* >= 1 */
+    uint32_t partition_workers;      /* 1..CUZK_ENGINE_MAX_PARTITION_WORKERS: synthesis threads and permits */
+    uint32_t synthesis_lookahead;    /* 0..CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD: channel capacity =
+                                        max(this, partition_workers) */
+    uint32_t gpu_workers_per_device; /* 1..CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE */
+    uint32_t finalizer_threads;      /* 1..CUZK_ENGINE_MAX_FINALIZER_THREADS */
     bool memory_budget_auto;         /* true: MemTotal - safety_margin */
     uint64_t memory_budget_bytes;    /* used when !memory_budget_auto (no margin subtracted) */
     uint64_t safety_margin_bytes;    /* auto mode only */
@@ -131,9 +143,12 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg);
 
 typedef struct cuzk_engine cuzk_engine;
 
-/* Create the engine and start its threads. Errors: CUZK_E_INVALID_ARG (naming the config
- * field and value), errors of the budget resolution (budget.h) and of
- * backend.capabilities, CUZK_E_NOMEM / CUZK_E_INTERNAL for allocation / thread failures. */
+/* Create the engine and start its threads. Errors: CUZK_E_INVALID_ARG naming the config
+ * field and value (a setting outside the ranges above, no backend, a backend with 0 devices
+ * or with num_devices x gpu_workers_per_device > CUZK_ENGINE_MAX_PROVER_WORKERS), errors of
+ * the budget resolution (budget.h) and of backend.capabilities, CUZK_E_NOMEM for allocation
+ * failures, CUZK_E_INTERNAL when a thread cannot be started (naming the pool, the setting
+ * and the system error; the threads already started are stopped and joined). */
 cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out, cuzk_error *err);
 
 /* Cancel every job that is not finished, stop and join all threads, free everything.

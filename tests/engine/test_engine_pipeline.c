@@ -7,6 +7,7 @@
  * assignment or pending handle. States a check depends on (pipeline backed up, all workers
  * synthesizing, ...) are produced with the mock's gates and waited for as events with a
  * generous deadline (wait_state), never assumed after a fixed sleep. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -769,6 +770,63 @@ static void test_config_errors(void)
     CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "0 devices"), "0 devices: %s",
           err.msg);
     m.num_devices = 1;
+
+    /* upper bounds: rejected before any thread starts, naming the field and the value */
+    static const struct {
+        const char *field;
+        size_t offset;
+        uint32_t max;
+    } bounds[] = {
+        {"partition_workers", offsetof(cuzk_engine_config, partition_workers), CUZK_ENGINE_MAX_PARTITION_WORKERS},
+        {"synthesis_lookahead", offsetof(cuzk_engine_config, synthesis_lookahead), CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD},
+        {"gpu_workers_per_device", offsetof(cuzk_engine_config, gpu_workers_per_device),
+         CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE},
+        {"finalizer_threads", offsetof(cuzk_engine_config, finalizer_threads), CUZK_ENGINE_MAX_FINALIZER_THREADS},
+    };
+    CHECK(CUZK_ENGINE_MAX_PARTITION_WORKERS == 4096 && CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD == 65536 &&
+              CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE == 256 && CUZK_ENGINE_MAX_FINALIZER_THREADS == 256 &&
+              CUZK_ENGINE_MAX_PROVER_WORKERS == 4096,
+          "config bounds changed");
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+        const uint32_t bad[] = {bounds[i].max + 1, 100000000u, UINT32_MAX};
+        for (size_t j = 0; j < 3; j++) {
+            cuzk_engine_config c = cfg;
+            memcpy((char *)&c + bounds[i].offset, &bad[j], sizeof bad[j]);
+            char value[16];
+            snprintf(value, sizeof value, "%u", bad[j]);
+            err.msg[0] = 0;
+            int64_t t0 = cuzk_now_ns();
+            cuzk_status st = cuzk_engine_create(&c, &e, &err);
+            double ms = (double)(cuzk_now_ns() - t0) * 1e-6;
+            CHECK(st == CUZK_E_INVALID_ARG && !e && strstr(err.msg, bounds[i].field) && strstr(err.msg, value),
+                  "%s = %s: %s (%s)", bounds[i].field, value, cuzk_status_name(st), err.msg);
+            CHECK(ms < 5000, "%s = %s: took %.1f ms to be rejected", bounds[i].field, value, ms);
+            if (e) {
+                cuzk_engine_destroy(e);
+                e = NULL;
+            }
+        }
+    }
+    /* the largest lookahead is accepted (it sizes a channel, starts no thread) */
+    cfg.synthesis_lookahead = CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_OK, "lookahead at the bound: %s", err.msg);
+    if (e) {
+        cuzk_engine_status s;
+        CHECK(cuzk_engine_status_get(e, &s, &err) == CUZK_OK && s.channel_capacity == 65536,
+              "lookahead at the bound: capacity %u", s.channel_capacity);
+        cuzk_engine_status_free(&s);
+        cuzk_engine_destroy(e);
+        e = NULL;
+    }
+    cfg.synthesis_lookahead = 1;
+    /* prover threads = devices x gpu_workers_per_device: 17 x 256 = 4352 > 4096 */
+    m.num_devices = 17;
+    cfg.gpu_workers_per_device = 256;
+    CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && !e && strstr(err.msg, "gpu_workers_per_device") &&
+              strstr(err.msg, "17 devices") && strstr(err.msg, "4352"),
+          "17 devices x 256 workers: %s", err.msg);
+    m.num_devices = 1;
+    cfg.gpu_workers_per_device = 1;
     cfg.backend = NULL;
     CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "backend"), "no backend: %s",
           err.msg);
