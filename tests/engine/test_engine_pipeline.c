@@ -59,11 +59,14 @@ static bool wait_state(harness *h, state_pred pred, void *ctx, cuzk_counter_valu
 
 /* With prove_start held and pw, capacity as configured: one partition per prover worker
  * inside prove_start, the channel full and every synthesis worker blocked on the send with
- * its permit (ctx: the number of prover workers). */
+ * its permit (ctx: the number of prover workers). The counters are read one by one, so a
+ * partition moving from awaiting-send to queued can be seen in both; the mock's count of
+ * finished syntheses (taken under its lock) must also have reached the total that fits. */
 static bool backed_up(harness *h, const cuzk_counter_value *v, void *ctx)
 {
     uint32_t provers = *(const uint32_t *)ctx;
-    return v[CUZK_CTR_PROVING].current == provers && v[CUZK_CTR_QUEUED].current == h->capacity &&
+    return mock_stats_get(&h->mock).live_assignments == (int64_t)(provers + h->capacity + h->chk.pw) &&
+           v[CUZK_CTR_PROVING].current == provers && v[CUZK_CTR_QUEUED].current == h->capacity &&
            v[CUZK_CTR_AWAITING_SEND].current == h->chk.pw && v[CUZK_CTR_PERMITS_HELD].current == h->chk.pw;
 }
 
