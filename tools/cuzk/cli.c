@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/file_io.h"
+
 int cli_parse(int argc, char **argv, const char *usage, int npos, cli_opts *o)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -39,6 +41,17 @@ int cli_parse(int argc, char **argv, const char *usage, int npos, cli_opts *o)
         return -2;
     }
     return 0;
+}
+
+bool cli_outputs_distinct(const char *cmd, const cli_opts *o, int first_out)
+{
+    for (int i = 0; i < first_out; i++)
+        for (int j = first_out; j < o->npos; j++)
+            if (cuzk_same_file(o->pos[i], o->pos[j])) {
+                fprintf(stderr, "cuzk %s: error: output %s is the input %s\n", cmd, o->pos[j], o->pos[i]);
+                return false;
+            }
+    return true;
 }
 
 int cli_fail(const char *cmd, const cuzk_error *err)

@@ -22,6 +22,11 @@ typedef struct {
  * are required. */
 int cli_parse(int argc, char **argv, const char *usage, int npos, cli_opts *o);
 
+/* Outputs must not overwrite inputs: positional arguments [0, first_out) are inputs,
+ * [first_out, npos) outputs. Prints an error naming both paths and returns false when an
+ * output is an input (the same file by path resolution). */
+bool cli_outputs_distinct(const char *cmd, const cli_opts *o, int first_out);
+
 /* Print "cuzk <cmd>: <message>" to stderr and return CLI_ERROR. */
 int cli_fail(const char *cmd, const cuzk_error *err);
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "common/file_io.h"
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_params.h"
 
@@ -16,10 +15,8 @@ int cmd_export_vk(int argc, char **argv)
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
-    if (cuzk_same_file(o.pos[0], o.pos[1])) {
-        fprintf(stderr, "cuzk export-vk: error: output %s is the input\n", o.pos[1]);
+    if (!cli_outputs_distinct("export-vk", &o, 1))
         return CLI_ERROR;
-    }
     zkey_t z;
     if (zkey_read_file(&z, o.pos[0], ZKEY_CHECK_SUBGROUP, &err))
         return cli_fail("export-vk", &err);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "common/file_io.h"
 #include "cs/wtns.h"
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_params.h"
@@ -36,12 +35,8 @@ int cmd_prove(int argc, char **argv)
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
-    for (int i = 0; i < 2; i++)
-        for (int j = 2; j < 4; j++)
-            if (cuzk_same_file(o.pos[i], o.pos[j])) {
-                fprintf(stderr, "cuzk prove: error: output %s is the input %s\n", o.pos[j], o.pos[i]);
-                return CLI_ERROR;
-            }
+    if (!cli_outputs_distinct("prove", &o, 2))
+        return CLI_ERROR;
     zkey_t z;
     wtns_t w = {0};
     double t0 = cli_now_ms();

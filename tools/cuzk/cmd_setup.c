@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "common/file_io.h"
 #include "cs/r1cs.h"
 #include "groth16/zkey_params.h"
 
@@ -18,10 +17,8 @@ int cmd_setup(int argc, char **argv)
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
-    if (cuzk_same_file(o.pos[0], o.pos[1])) {
-        fprintf(stderr, "cuzk setup: error: output %s is the input\n", o.pos[1]);
+    if (!cli_outputs_distinct("setup", &o, 1))
         return CLI_ERROR;
-    }
     fprintf(stderr, "cuzk setup: WARNING: these parameters come from toxic waste known to this process; "
                     "use them for testing only, never in production.\n");
     r1cs_t r1cs;
