@@ -85,33 +85,24 @@ static double time_g1_madd(const g1_affine_t *bases)
     return best * 1e9;
 }
 
-static double time_msm_g1(const g1_affine_t *b, const uint64_t *s, size_t n, unsigned threads, int reps)
-{
-    double best = 1e30;
-    msm_opts_t o = {.threads = threads};
-    for (int r = 0; r < reps; r++) {
-        g1_jac_t out;
-        double t = bench_now();
-        msm_g1(&out, b, s, n, &o, NULL);
-        double d = bench_now() - t;
-        best = d < best ? d : best;
+/* ms of one MSM, min over `reps` runs */
+#define TIME_MSM(G)                                                                           \
+    static double time_msm_##G(const G##_affine_t *b, const uint64_t *s, size_t n, unsigned threads, \
+                               int reps)                                                      \
+    {                                                                                         \
+        double best = 1e30;                                                                   \
+        msm_opts_t o = {.threads = threads};                                                  \
+        for (int r = 0; r < reps; r++) {                                                      \
+            G##_jac_t out;                                                                    \
+            double t = bench_now();                                                           \
+            msm_##G(&out, b, s, n, &o, NULL);                                                 \
+            double d = bench_now() - t;                                                       \
+            best = d < best ? d : best;                                                       \
+        }                                                                                     \
+        return best * 1e3;                                                                    \
     }
-    return best * 1e3;
-}
-
-static double time_msm_g2(const g2_affine_t *b, const uint64_t *s, size_t n, unsigned threads, int reps)
-{
-    double best = 1e30;
-    msm_opts_t o = {.threads = threads};
-    for (int r = 0; r < reps; r++) {
-        g2_jac_t out;
-        double t = bench_now();
-        msm_g2(&out, b, s, n, &o, NULL);
-        double d = bench_now() - t;
-        best = d < best ? d : best;
-    }
-    return best * 1e3;
-}
+TIME_MSM(g1)
+TIME_MSM(g2)
 
 static double time_ntt(unsigned log2_n, unsigned threads, int reps)
 {
