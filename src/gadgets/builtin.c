@@ -1,4 +1,5 @@
 /* Built-in gadget-level circuits; contracts in builtin.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,12 @@ static cuzk_status get_u64(const kv *k, size_t n, const char *key, uint64_t def,
         return CUZK_OK;
     }
     char *end;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (!*v || *end)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is not a number", key, v);
+    errno = 0;
+    unsigned long long x = (*v >= '0' && *v <= '9') ? strtoull(v, &end, 10) : 0;
+    if (!(*v >= '0' && *v <= '9') || *end)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is not a non-negative integer", key, v);
+    if (errno == ERANGE || x > UINT32_MAX)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is too large (at most %u)", key, v, UINT32_MAX);
     *out = x;
     return CUZK_OK;
 }
