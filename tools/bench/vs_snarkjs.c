@@ -31,14 +31,29 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* snarkjs command: $SNARKJS, else the pinned npm copy of the repository this binary was
+ * built in (<repo>/tests/oracle, found relative to the working directory or to the binary
+ * in <repo>/build*), else `snarkjs` on PATH. */
 static const char *default_snarkjs(char *buf, size_t cap)
 {
+    static const char rel[] = "tests/oracle/node_modules/snarkjs/build/cli.cjs";
     const char *env = getenv("SNARKJS");
     if (env)
         return env;
-    if (access("tests/oracle/node_modules/snarkjs/build/cli.cjs", R_OK) == 0) {
-        snprintf(buf, cap, "node tests/oracle/node_modules/snarkjs/build/cli.cjs");
+    if (access(rel, R_OK) == 0) {
+        snprintf(buf, cap, "node %s", rel);
         return buf;
+    }
+    char self[PATH_MAX], path[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *dir = dirname(self); /* <repo>/build */
+        snprintf(path, sizeof path, "%s/../%s", dir, rel);
+        if (access(path, R_OK) == 0) {
+            snprintf(buf, cap, "node '%s'", path);
+            return buf;
+        }
     }
     return "snarkjs";
 }

@@ -19,7 +19,8 @@ static const char USAGE[] =
     "                                                the gRPC proving daemon (cuzk.v1.ProvingEngine)\n"
     "  circuit-info <circuit> [--param key=value ...]  counts of a built-in circuit (JSON line)\n"
     "\n"
-    "options (every command): --threads N, -v (timings on stderr), --help\n";
+    "options: --help (every command); --threads N and -v (timings on stderr) for setup,\n"
+    "export-vk, prove and verify\n";
 
 int main(int argc, char **argv)
 {
