@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/budget.h"
+#include "engine/engine.h"
 #include "server/toml.h"
 
 cuzk_status cuzk_config_set_string(char **field, const char *value, cuzk_error *err)
@@ -124,42 +125,43 @@ typedef struct {
     key_type type;
     size_t offset;
     uint32_t min;
+    uint32_t max;     /* K_U32 only: upper bound, inclusive */
     const char *note; /* warning text for K_DEPRECATED / K_NO_EFFECT */
 } key_spec;
 
 #define OFF(f) offsetof(cuzk_server_config, f)
 static const key_spec KEYS[] = {
-    {"daemon", "listen", K_LISTEN, OFF(listen), 0, NULL},
-    {"daemon", "status_listen", K_OPT_LISTEN, OFF(status_listen), 0, NULL},
-    {"daemon", "socket_mode", K_MODE, OFF(socket_mode), 0, NULL},
-    {"daemon", "max_message_size", K_SIZE, OFF(max_message_bytes), 1024, NULL},
-    {"daemon", "shutdown_grace", K_DURATION, OFF(shutdown_grace_ms), 0, NULL},
-    {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), 0, NULL},
-    {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, NULL},
-    {"srs", "param_cache", K_STRING, OFF(param_cache), 0, NULL},
-    {"srs", "preload", K_DEPRECATED, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
-    {"memory", "total_budget", K_BUDGET, 0, 0, NULL},
-    {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, NULL},
-    {"memory", "eviction_min_idle", K_NO_EFFECT, 0, 0, "has no effect: SRS entries are evicted only by EvictSRS"},
-    {"memory", "pinned_budget", K_DEPRECATED, 0, 0, "deprecated and ignored: use memory.total_budget"},
-    {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, "deprecated and ignored: use memory.total_budget"},
-    {"gpus", "devices", K_NO_EFFECT, 0, 0, "has no effect: this build proves on the CPU backend (one device)"},
-    {"gpus", "gpu_threads", K_U32, OFF(gpu_threads), 0, NULL},
-    {"gpus", "gpu_workers_per_device", K_U32, OFF(gpu_workers_per_device), 1, NULL},
-    {"scheduler", "max_batch_size", K_NO_EFFECT, 0, 0, "has no effect: partitions of all jobs interleave in one pipeline"},
-    {"scheduler", "max_batch_wait_ms", K_NO_EFFECT, 0, 0, "has no effect: there is no cross-sector batching"},
-    {"scheduler", "sort_by_type", K_NO_EFFECT, 0, 0, "has no effect (it never had one in the reference either)"},
-    {"synthesis", "threads", K_U32, OFF(synthesis_threads), 0, NULL},
-    {"synthesis", "partition_workers", K_U32, OFF(partition_workers), 1, NULL},
-    {"pipeline", "enabled", K_NO_EFFECT, 0, 0, "has no effect: the partition pipeline is always on"},
-    {"pipeline", "synthesis_lookahead", K_U32, OFF(synthesis_lookahead), 0, NULL},
-    {"pipeline", "finalizer_threads", K_U32, OFF(finalizer_threads), 1, NULL},
-    {"pipeline", "synthesis_concurrency", K_NO_EFFECT, 0, 0, "has no effect: use synthesis.partition_workers"},
-    {"pipeline", "max_parallel_synthesis", K_NO_EFFECT, 0, 0, "has no effect: use synthesis.partition_workers"},
-    {"pipeline", "slot_size", K_NO_EFFECT, 0, 0, "has no effect (dead in the reference)"},
-    {"pipeline", "max_gpu_queue_depth", K_NO_EFFECT, 0, 0, "has no effect: the bounded channel paces synthesis"},
-    {"logging", "level", K_LEVEL, OFF(log_level), 0, NULL},
-    {"logging", "format", K_FORMAT, 0, 0, NULL},
+    {"daemon", "listen", K_LISTEN, OFF(listen), 0, 0, NULL},
+    {"daemon", "status_listen", K_OPT_LISTEN, OFF(status_listen), 0, 0, NULL},
+    {"daemon", "socket_mode", K_MODE, OFF(socket_mode), 0, 0, NULL},
+    {"daemon", "max_message_size", K_SIZE, OFF(max_message_bytes), 1024, 0, NULL},
+    {"daemon", "shutdown_grace", K_DURATION, OFF(shutdown_grace_ms), 0, 0, NULL},
+    {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), 0, 0, NULL},
+    {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, UINT32_MAX, NULL},
+    {"srs", "param_cache", K_STRING, OFF(param_cache), 0, 0, NULL},
+    {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
+    {"memory", "total_budget", K_BUDGET, 0, 0, 0, NULL},
+    {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, 0, NULL},
+    {"memory", "eviction_min_idle", K_NO_EFFECT, 0, 0, 0, "has no effect: SRS entries are evicted only by EvictSRS"},
+    {"memory", "pinned_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},
+    {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},
+    {"gpus", "devices", K_NO_EFFECT, 0, 0, 0, "has no effect: this build proves on the CPU backend (one device)"},
+    {"gpus", "gpu_threads", K_U32, OFF(gpu_threads), 0, CUZK_CONFIG_MAX_THREADS, NULL},
+    {"gpus", "gpu_workers_per_device", K_U32, OFF(gpu_workers_per_device), 1, CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, NULL},
+    {"scheduler", "max_batch_size", K_NO_EFFECT, 0, 0, 0, "has no effect: partitions of all jobs interleave in one pipeline"},
+    {"scheduler", "max_batch_wait_ms", K_NO_EFFECT, 0, 0, 0, "has no effect: there is no cross-sector batching"},
+    {"scheduler", "sort_by_type", K_NO_EFFECT, 0, 0, 0, "has no effect (it never had one in the reference either)"},
+    {"synthesis", "threads", K_U32, OFF(synthesis_threads), 0, CUZK_CONFIG_MAX_THREADS, NULL},
+    {"synthesis", "partition_workers", K_U32, OFF(partition_workers), 1, CUZK_ENGINE_MAX_PARTITION_WORKERS, NULL},
+    {"pipeline", "enabled", K_NO_EFFECT, 0, 0, 0, "has no effect: the partition pipeline is always on"},
+    {"pipeline", "synthesis_lookahead", K_U32, OFF(synthesis_lookahead), 0, CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD, NULL},
+    {"pipeline", "finalizer_threads", K_U32, OFF(finalizer_threads), 1, CUZK_ENGINE_MAX_FINALIZER_THREADS, NULL},
+    {"pipeline", "synthesis_concurrency", K_NO_EFFECT, 0, 0, 0, "has no effect: use synthesis.partition_workers"},
+    {"pipeline", "max_parallel_synthesis", K_NO_EFFECT, 0, 0, 0, "has no effect: use synthesis.partition_workers"},
+    {"pipeline", "slot_size", K_NO_EFFECT, 0, 0, 0, "has no effect (dead in the reference)"},
+    {"pipeline", "max_gpu_queue_depth", K_NO_EFFECT, 0, 0, 0, "has no effect: the bounded channel paces synthesis"},
+    {"logging", "level", K_LEVEL, OFF(log_level), 0, 0, NULL},
+    {"logging", "format", K_FORMAT, 0, 0, 0, NULL},
 };
 
 static cuzk_status bad(cuzk_error *err, const char *path, const toml_item *it, const char *what)
@@ -316,9 +318,9 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
     case K_U32:
         if ((st = want_type(err, path, it, TOML_INT)))
             return st;
-        if (it->value.i < (int64_t)k->min || it->value.i > (int64_t)UINT32_MAX) {
-            char what[80];
-            snprintf(what, sizeof what, "%lld is out of range (%u..%u)", (long long)it->value.i, k->min, UINT32_MAX);
+        if (it->value.i < (int64_t)k->min || it->value.i > (int64_t)k->max) {
+            char what[96];
+            snprintf(what, sizeof what, "%lld is out of range (%u..%u)", (long long)it->value.i, k->min, k->max);
             return bad(err, path, it, what);
         }
         *(uint32_t *)(base + k->offset) = (uint32_t)it->value.i;

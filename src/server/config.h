@@ -28,6 +28,8 @@
 
 #define CUZK_DEFAULT_CONFIG_PATH "/data/zk/cuzk.toml"
 #define CUZK_DEFAULT_LISTEN "unix:///run/curio/cuzk.sock"
+/* Upper bound of [gpus] gpu_threads and [synthesis] threads (0 = all CPUs). */
+#define CUZK_CONFIG_MAX_THREADS 1024u
 
 /* One [[circuits]] entry: a circom circuit served as ProofKind CIRCUIT under `name`. */
 typedef struct {

@@ -77,7 +77,30 @@ int main(void)
     expect_error("top = 1\n", "outside any section");
     expect_error("[memory]\nsafety_margin = \"1TiBx\"\n", "t.toml:2: memory.safety_margin: ");
     expect_error("[daemon]\nshutdown_grace = \"1d\"\n", "bad duration");
-    expect_error("[synthesis]\npartition_workers = 0\n", "out of range");
+    expect_error("[synthesis]\npartition_workers = 0\n", "t.toml:2: synthesis.partition_workers: 0 is out of range (1..4096)");
+    /* Upper bounds are the engine's (engine.h), checked at parse time with file:line. */
+    expect_error("[synthesis]\npartition_workers = 4097\n", "t.toml:2: synthesis.partition_workers: 4097 is out of range (1..4096)");
+    expect_error("[pipeline]\nsynthesis_lookahead = 65537\n", "t.toml:2: pipeline.synthesis_lookahead: 65537 is out of range (0..65536)");
+    expect_error("[gpus]\ngpu_workers_per_device = 257\n", "t.toml:2: gpus.gpu_workers_per_device: 257 is out of range (1..256)");
+    expect_error("[gpus]\ngpu_workers_per_device = 0\n", "(1..256)");
+    expect_error("[pipeline]\nfinalizer_threads = 0\n", "t.toml:2: pipeline.finalizer_threads: 0 is out of range (1..256)");
+    expect_error("[pipeline]\nfinalizer_threads = 257\n", "(1..256)");
+    expect_error("[gpus]\ngpu_threads = 1025\n", "t.toml:2: gpus.gpu_threads: 1025 is out of range (0..1024)");
+    expect_error("[synthesis]\nthreads = 100000\n", "t.toml:2: synthesis.threads: 100000 is out of range (0..1024)");
+    expect_error("[daemon]\nmax_jobs = 0\n", "daemon.max_jobs: 0 is out of range (1..4294967295)");
+    {
+        cuzk_server_config cfg;
+        cuzk_error err = {0};
+        cuzk_status st = apply("[synthesis]\npartition_workers = 4096\nthreads = 1024\n[pipeline]\n"
+                               "synthesis_lookahead = 65536\nfinalizer_threads = 256\n[gpus]\n"
+                               "gpu_workers_per_device = 256\ngpu_threads = 1024\n",
+                               &cfg, &err);
+        CHECK(st == CUZK_OK && cfg.partition_workers == 4096 && cfg.synthesis_lookahead == 65536 &&
+                  cfg.finalizer_threads == 256 && cfg.gpu_workers_per_device == 256 && cfg.gpu_threads == 1024 &&
+                  cfg.synthesis_threads == 1024,
+              "upper bounds themselves accepted: %d %s", st, err.msg);
+        cuzk_config_free(&cfg);
+    }
     expect_error("[synthesis]\npartition_workers = \"2\"\n", "expected a integer, found a string");
     expect_error("[logging]\nlevel = \"loud\"\n", "not one of");
     expect_error("[daemon]\nlisten = \"localhost\"\n", "want IP:port");
