@@ -496,11 +496,14 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
     route_core_logs();
     grpc_init();
     int limit = max_message_bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)max_message_bytes;
-    grpc_arg args[2] = {
+    /* SO_REUSEPORT off (gRPC core turns it on by default): a second daemon on the same
+     * IP:port must fail to bind instead of silently sharing the port with the first. */
+    grpc_arg args[3] = {
         {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, .value.integer = limit},
         {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, .value.integer = limit},
+        {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_ALLOW_REUSEPORT, .value.integer = 0},
     };
-    grpc_channel_args cargs = {.num_args = 2, .args = args};
+    grpc_channel_args cargs = {.num_args = 3, .args = args};
     g->server = grpc_server_create(&cargs, NULL);
     g->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(g->server, g->cq, NULL);

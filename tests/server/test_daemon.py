@@ -504,6 +504,10 @@ check(len(msgs) == len(lines) and any(m.startswith("http: ") for m in msgs) and
 d = Daemon("tcp", "127.0.0.1:0", 'max_jobs = 64\n[synthesis]\npartition_workers = 2\n')
 c = Client(d.target)
 check(d.grpc_port > 0, "ephemeral TCP port")
+# A second daemon on the same IP:port must refuse to start (no SO_REUSEPORT sharing).
+rc, err = run_daemon(["--config", "/dev/null", "--listen", "127.0.0.1:%d" % d.grpc_port])
+check(rc not in (0, None) and "127.0.0.1:%d" % d.grpc_port in err and "Address already in use" in err
+      and not RAW_LOG.search(err), "second daemon on the same port: rc %s %r" % (rc, err[-400:]))
 r = c.call("Prove", pb.ProveRequest(submit=synth(5, 1, 1))).result
 check(r.status == pb.AwaitProofResponse.COMPLETED, "Prove over TCP")
 check(c.code("SubmitProof", pb.SubmitProofRequest(proof_kind=3))[0] == grpc.StatusCode.UNIMPLEMENTED, "TCP status")
