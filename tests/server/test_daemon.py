@@ -7,7 +7,8 @@ oversize messages, garbage bytes on the socket, unknown kinds, circuits and meth
 bytes in ids, bad listen addresses, [[circuits]] files that are missing or do not match,
 malformed HTTP); then cuzk-bench --addr against a daemon (help, option checks, output).
 Prints "N passed, N failed" and exits non-zero on any failure."""
-import argparse, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, atexit, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import urllib.request
 
 import grpc
 
@@ -18,6 +19,23 @@ ap.add_argument("--proto", required=True)
 args = ap.parse_args()
 
 TMP = tempfile.mkdtemp(prefix="cuzk-daemon-test-")
+DAEMONS = []  # every daemon started, killed at exit if still running
+
+
+def cleanup():
+    """Runs on every exit path (normal end, sys.exit, an exception, SIGTERM/SIGINT/SIGHUP
+    from ctest or the user): kill leftover daemons, then remove TMP."""
+    for dm in DAEMONS:
+        if dm.p.poll() is None:
+            dm.p.kill()
+            dm.p.wait()
+        dm.log.close()
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
+atexit.register(cleanup)
+for _sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(_sig, lambda n, f: sys.exit(128 + n))
 subprocess.run(["protoc", "--python_out=" + TMP, "-I" + args.proto,
                 os.path.join(args.proto, "cuzk/v1/proving.proto")], check=True)
 sys.path.insert(0, TMP)
@@ -97,6 +115,7 @@ class Daemon:
         self.dir, self.cfg = write_config(name, listen, extra)
         self.log = open(os.path.join(self.dir, "log"), "w+")
         self.p = subprocess.Popen([args.cuzk, "daemon", "--config", self.cfg], stderr=self.log)
+        DAEMONS.append(self)
         deadline = time.time() + 30
         while time.time() < deadline:
             self.log.seek(0)
