@@ -285,6 +285,10 @@ check(st.pipeline.jobs_queued == 1 and st.pipeline.jobs_synthesizing + st.pipeli
       st.pipeline.jobs_finishing == 1, "pipeline stage counts")
 check(any(s.circuit_id == "synthetic-11" and s.ref_count == 2 and s.size_bytes > 0 for s in st.loaded_srs),
       "SRS entry ref_count/size")
+with open(os.path.join(args.proto, "cuzk/v1/proving.proto")) as f:
+    documented_empty = "Always empty in this implementation" in f.read()
+check(documented_empty and all(not g.current_job_id and not g.current_proof_kind for g in st.gpus),
+      "GPUStatus.current_job_id/current_proof_kind empty while a job runs, as the proto documents")
 code, msg = c.code("EvictSRS", pb.EvictSrsRequest(circuit_id="synthetic-11"))
 check(code == grpc.StatusCode.FAILED_PRECONDITION, "EvictSRS in use: %s %s" % (code, msg))
 cq = c.call("CancelProof", pb.CancelProofRequest(job_id="queued"))
