@@ -136,7 +136,7 @@ static const key_spec KEYS[] = {
     {"daemon", "socket_mode", K_MODE, OFF(socket_mode), 0, 0, NULL},
     {"daemon", "max_message_size", K_SIZE, OFF(max_message_bytes), 1024, 0, NULL},
     {"daemon", "shutdown_grace", K_DURATION, OFF(shutdown_grace_ms), 0, 0, NULL},
-    {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), 0, 0, NULL},
+    {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), CUZK_CONFIG_MIN_RETENTION_MS, 0, NULL},
     {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, UINT32_MAX, NULL},
     {"srs", "param_cache", K_STRING, OFF(param_cache), 0, 0, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
@@ -309,7 +309,7 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
         }
         if (v < k->min) {
             char what[64];
-            snprintf(what, sizeof what, "must be at least %u", k->min);
+            snprintf(what, sizeof what, "must be at least %u%s", k->min, k->type == K_DURATION ? " ms" : " bytes");
             return bad(err, path, it, what);
         }
         *(uint64_t *)(base + k->offset) = v;

@@ -30,6 +30,9 @@
 #define CUZK_DEFAULT_LISTEN "unix:///run/curio/cuzk.sock"
 /* Upper bound of [gpus] gpu_threads and [synthesis] threads (0 = all CPUs). */
 #define CUZK_CONFIG_MAX_THREADS 1024u
+/* Lower bound of [daemon] result_retention: a finished result must outlive the gap between
+ * SubmitProof and the AwaitProof that collects it, so 0 ("never kept") is refused. */
+#define CUZK_CONFIG_MIN_RETENTION_MS 1000u
 
 /* One [[circuits]] entry: a circom circuit served as ProofKind CIRCUIT under `name`. */
 typedef struct {

@@ -487,6 +487,10 @@ static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProo
     if (id_len > CUZK_REQUEST_ID_MAX)
         return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "request_id is %zu bytes long; at most %d are allowed", id_len,
                         CUZK_REQUEST_ID_MAX);
+    int prio = (int)req->priority;
+    if (prio < CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED || prio > CUZK__V1__PRIORITY__CRITICAL)
+        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+                        "invalid priority: %d (want 0..4: PRIORITY_UNSPECIFIED, LOW, NORMAL, HIGH, CRITICAL)", prio);
     int kind = (int)req->proof_kind;
     if (kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
         return rpc_fail(GRPC_STATUS_UNIMPLEMENTED,

@@ -87,6 +87,8 @@ int main(void)
     expect_error("[pipeline]\nfinalizer_threads = 257\n", "(1..256)");
     expect_error("[gpus]\ngpu_threads = 1025\n", "t.toml:2: gpus.gpu_threads: 1025 is out of range (0..1024)");
     expect_error("[synthesis]\nthreads = 100000\n", "t.toml:2: synthesis.threads: 100000 is out of range (0..1024)");
+    expect_error("[daemon]\nresult_retention = \"0\"\n", "t.toml:2: daemon.result_retention: must be at least 1000 ms");
+    expect_error("[daemon]\nresult_retention = \"999ms\"\n", "must be at least 1000 ms");
     expect_error("[daemon]\nmax_jobs = 0\n", "daemon.max_jobs: 0 is out of range (1..4294967295)");
     {
         cuzk_server_config cfg;

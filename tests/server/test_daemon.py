@@ -317,6 +317,11 @@ for k in (1, 2, 3, 4):
     expect("SubmitProof", pb.SubmitProofRequest(proof_kind=k), grpc.StatusCode.UNIMPLEMENTED, "not implemented")
 expect("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=1)), grpc.StatusCode.UNIMPLEMENTED)
 expect("Prove", pb.ProveRequest(), grpc.StatusCode.INVALID_ARGUMENT, "missing submit field")
+for prio in (5, 7, -1):  # enum values outside Priority (proto3 keeps unknown enum numbers)
+    expect("SubmitProof", synth(5, 1, 1, "prio", prio), grpc.StatusCode.INVALID_ARGUMENT,
+           "invalid priority: %d (want 0..4" % prio)
+    expect("Prove", pb.ProveRequest(submit=synth(5, 1, 1, "prio", prio)), grpc.StatusCode.INVALID_ARGUMENT,
+           "invalid priority: %d" % prio)
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT), grpc.StatusCode.INVALID_ARGUMENT, "circuit")
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.CircuitInput(name="nope")),
        grpc.StatusCode.NOT_FOUND, "unknown circuit")
