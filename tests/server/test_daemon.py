@@ -491,9 +491,19 @@ for argv, needle in [(["single", "--priority", "7"], "--priority \"7\": want an 
                      (["single", "-j", "2"], "-j is not an option of single"),
                      (["single", "--bogus", "1"], "unknown option --bogus"),
                      (["preload"], "--circuit-id ID is required"),
-                     (["frobnicate"], "unknown command 'frobnicate'")]:
+                     (["frobnicate"], "unknown command 'frobnicate'"),
+                     (["single", "--circuit", "poseidon"], "only synthetic-<k> circuits can be proved"),
+                     (["batch", "--circuit", "broken"], "needs its witnesses")]:
     rc, out, err = bench("unix:///nonexistent/none.sock", *argv, timeout=10)
     check(rc == 2 and needle in err, "bench %s: rc %s, %r (want %r)" % (argv, rc, err, needle))
+# --addr is checked by the daemon's listen rules before any gRPC call; no raw gRPC core lines.
+for bad_addr, needle in [("", "empty address"), ("dns:///x:80", "no URL scheme"), ("127.0.0.1", "port is missing"),
+                         ("::1:80", "brackets"), ("unix://rel.sock", "absolute path")]:
+    rc, out, err = bench(bad_addr, "status", timeout=10)
+    check(rc == 2 and ('--addr "%s"' % bad_addr) in err and needle in err and not RAW_LOG.search(err),
+          "bench --addr %r: rc %s %r" % (bad_addr, rc, err))
+rc, out, err = bench("127.0.0.1:1", "status", timeout=30)  # nobody listens: a status error, no core lines
+check(rc != 0 and err and not RAW_LOG.search(err + out), "bench to a closed port: rc %s %r %r" % (rc, out, err))
 rc, out, err = bench(addr, "single", "--circuit", "synthetic-5", "--partitions", "3", "--priority", "3")
 check(rc == 0 and "status: COMPLETED" in out and "prove (summed over partitions)" in out and
       "3 partition(s) verified" in out, "bench single: %s %r %r" % (rc, out, err))
