@@ -231,6 +231,7 @@ cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out,
 
     for (uint32_t i = 0; i < e->prover_workers; i++) {
         e->prover_args[i].e = e;
+        e->prover_args[i].index = i;
         e->prover_args[i].device = i / cfg->gpu_workers_per_device;
     }
     char pool[96] = "";

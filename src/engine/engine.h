@@ -237,11 +237,25 @@ typedef struct {
     cuzk_job_timings timings;
 } cuzk_job_status;
 
+/* What one prover worker is doing: the partition inside its backend.prove_start, if any.
+ * Set by the worker under the engine lock just before prove_start and cleared just after,
+ * so it agrees with the snapshot's jobs (a busy worker's job is in `jobs`). */
+typedef struct {
+    uint32_t index;        /* 0 .. prover_workers-1; workers of device d are d*gw .. d*gw+gw-1 */
+    uint32_t device;       /* backend device the worker proves on */
+    bool busy;             /* inside prove_start */
+    uint64_t job_id;       /* engine job id when busy, 0 when idle (ids start at 1) */
+    uint32_t partition;    /* partition index when busy, 0 when idle */
+    const char *kind_name; /* borrowed from the job's kind when busy, NULL when idle */
+} cuzk_prover_worker_status;
+
 typedef struct {
     cuzk_queue_depth *queues; /* one entry per (kind, priority) with unfinished jobs */
     size_t num_queues;
     cuzk_job_status *jobs; /* every job not yet collected, by id */
     size_t num_jobs;
+    cuzk_prover_worker_status *workers; /* one per prover worker, by index (prover_workers) */
+    size_t num_workers;
     cuzk_counter_value counters[CUZK_COUNTER_COUNT];
     uint64_t memory_budget_bytes, memory_used_bytes;
     uint64_t completed_total, failed_total, cancelled_total;
@@ -249,8 +263,8 @@ typedef struct {
     double uptime_ms;
 } cuzk_engine_status;
 
-/* Snapshot of the engine (jobs, queues and totals are one consistent snapshot; counters are
- * read just after). The arrays are malloc'd: free with cuzk_engine_status_free. Errors:
+/* Snapshot of the engine (jobs, queues, prover workers and totals are one consistent
+ * snapshot taken under the engine lock; counters are read just after). The arrays are malloc'd: free with cuzk_engine_status_free. Errors:
  * CUZK_E_NOMEM. */
 cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out, cuzk_error *err);
 void cuzk_engine_status_free(cuzk_engine_status *st);

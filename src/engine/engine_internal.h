@@ -101,7 +101,12 @@ void cuzk_job_fail(cuzk_engine *e, cuzk_job *job, cuzk_status code, const char *
 void *cuzk_synth_worker_main(void *arg);
 typedef struct cuzk_prover_arg {
     cuzk_engine *e;
-    uint32_t device;
+    uint32_t index, device;
+    /* mu: the partition inside prove_start (busy), for cuzk_engine_status_get */
+    bool busy;
+    uint64_t job_id;
+    uint32_t partition;
+    const char *kind_name;
 } cuzk_prover_arg;
 void *cuzk_prover_worker_main(void *arg);
 void *cuzk_finalizer_main(void *arg);

@@ -28,14 +28,16 @@ static cuzk_queue_depth *queue_entry(cuzk_queue_depth *queues, size_t *n, const 
 cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
+    const size_t nw = e->prover_workers;
+    out->workers = calloc(nw ? nw : 1, sizeof *out->workers);
     pthread_mutex_lock(&e->mu);
     size_t n = e->table.len;
     out->jobs = calloc(n ? n : 1, sizeof *out->jobs);
     out->queues = calloc(n ? n : 1, sizeof *out->queues);
-    if (!out->jobs || !out->queues) {
+    if (!out->jobs || !out->queues || !out->workers) {
         pthread_mutex_unlock(&e->mu);
         cuzk_engine_status_free(out);
-        return cuzk_fail(err, CUZK_E_NOMEM, "status: out of memory for %zu jobs", n);
+        return cuzk_fail(err, CUZK_E_NOMEM, "status: out of memory for %zu jobs and %zu prover workers", n, nw);
     }
     int64_t now = cuzk_now_ns();
     for (size_t i = 0; i < n; i++) {
@@ -60,6 +62,18 @@ cuzk_status cuzk_engine_status_get(cuzk_engine *e, cuzk_engine_status *out, cuzk
         q->partitions_waiting += job->req.num_partitions - job->next_partition;
     }
     out->num_jobs = n;
+    for (size_t i = 0; i < nw; i++) {
+        const cuzk_prover_arg *a = &e->prover_args[i];
+        out->workers[i] = (cuzk_prover_worker_status){
+            .index = a->index,
+            .device = a->device,
+            .busy = a->busy,
+            .job_id = a->job_id,
+            .partition = a->partition,
+            .kind_name = a->kind_name,
+        };
+    }
+    out->num_workers = nw;
     out->completed_total = e->completed_total;
     out->failed_total = e->failed_total;
     out->cancelled_total = e->cancelled_total;
@@ -83,7 +97,9 @@ void cuzk_engine_status_free(cuzk_engine_status *st)
         return;
     free(st->jobs);
     free(st->queues);
+    free(st->workers);
     st->jobs = NULL;
     st->queues = NULL;
-    st->num_jobs = st->num_queues = 0;
+    st->workers = NULL;
+    st->num_jobs = st->num_queues = st->num_workers = 0;
 }

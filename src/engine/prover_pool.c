@@ -1,11 +1,26 @@
 /* Prover workers: gpu_workers_per_device threads per backend device. Each takes the next
  * partition from the prover channel, runs backend.prove_start, frees a/b/c and their share
  * of the reservation at once, hands the pending handle to the finalizer queue and loops
- * (reference §4.2 step 9.3-9.4, §4.7). */
+ * (reference §4.2 step 9.3-9.4, §4.7). Around prove_start the worker records its job and
+ * partition in its cuzk_prover_arg (under mu) for the status snapshot. */
 #include "engine/engine_internal.h"
 
-static void prove_one(cuzk_engine *e, uint32_t device, cuzk_task *t)
+/* Publish (busy) or clear what worker `a` has inside prove_start, under mu so that a status
+ * snapshot sees it together with the job table. */
+static void set_current(cuzk_prover_arg *a, const cuzk_task *t)
 {
+    pthread_mutex_lock(&a->e->mu);
+    a->busy = t != NULL;
+    a->job_id = t ? t->job->id : 0;
+    a->partition = t ? t->partition : 0;
+    a->kind_name = t ? (t->job->req.kind->name ? t->job->req.kind->name : "") : NULL;
+    pthread_mutex_unlock(&a->e->mu);
+}
+
+static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
+{
+    cuzk_engine *e = a->e;
+    const uint32_t device = a->device;
     cuzk_job *job = t->job;
     const cuzk_circuit_kind *kind = job->req.kind;
     const cuzk_prover_backend *be = e->cfg.backend;
@@ -16,9 +31,11 @@ static void prove_one(cuzk_engine *e, uint32_t device, cuzk_task *t)
     cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, bytes);
     cuzk_engine_emit(e, CUZK_EV_PROVE_START, job->id, t->partition, device, 0, false);
     void *pending = NULL;
+    set_current(a, t);
     int64_t t0 = cuzk_now_ns();
     cuzk_status st = be->prove_start(be->ctx, device, job->req.params, t->assignment, &pending, &err);
     atomic_fetch_add(&job->prove_ns, cuzk_now_ns() - t0);
+    set_current(a, NULL);
     kind->release_abc(kind->ctx, t->assignment);
     cuzk_engine_count(e, CUZK_CTR_PROVING, -1);
     cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, -bytes);
@@ -57,7 +74,7 @@ void *cuzk_prover_worker_main(void *arg)
         if (atomic_load(&t->job->aborted))
             cuzk_task_discard(t);
         else
-            prove_one(a->e, a->device, t);
+            prove_one(a, t);
     }
     return NULL;
 }

@@ -12,8 +12,16 @@ typedef struct {
     uint32_t pending, synthesizing, proving, finishing;
 } kind_count;
 
+/* What one prover worker proves, named as the server knows it (request id, circuit name);
+ * empty strings / NULL when the worker is idle or its engine job is not in the job table. */
+typedef struct {
+    char *request_id;
+    char kind[64];
+} worker_job;
+
 typedef struct {
     cuzk_engine_status es;
+    worker_job *workers; /* es.num_workers entries */
     kind_count *kinds;
     size_t n_kinds;
     uint32_t queued, synthesizing, proving, finishing;
@@ -36,6 +44,9 @@ static kind_count *kind_entry(snapshot *sn, const char *name)
 
 static void snapshot_free(snapshot *sn)
 {
+    for (size_t i = 0; sn->workers && i < sn->es.num_workers; i++)
+        free(sn->workers[i].request_id);
+    free(sn->workers);
     cuzk_engine_status_free(&sn->es);
     free(sn->kinds);
     free(sn->srs);
@@ -52,7 +63,8 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         return false;
     }
     sn->kinds = calloc(s->n_active + 1, sizeof *sn->kinds);
-    if (!sn->kinds) {
+    sn->workers = calloc(sn->es.num_workers + 1, sizeof *sn->workers);
+    if (!sn->kinds || !sn->workers) {
         pthread_mutex_unlock(&s->mu);
         snapshot_free(sn);
         return false;
@@ -79,6 +91,18 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         } else {
             k->finishing++;
             sn->finishing++;
+        }
+    }
+    /* engine job id -> request id: a busy worker's job is in the engine, hence active here */
+    for (size_t w = 0; w < sn->es.num_workers; w++) {
+        const cuzk_prover_worker_status *ws = &sn->es.workers[w];
+        for (size_t i = 0; ws->busy && i < s->n_active; i++) {
+            const svc_job *j = s->active[i];
+            if (j->engine_id != ws->job_id)
+                continue;
+            sn->workers[w].request_id = strdup(j->id);
+            snprintf(sn->workers[w].kind, sizeof sn->workers[w].kind, "%s", j->kind_name);
+            break;
         }
     }
     sn->queued += (uint32_t)s->n_submitting;
@@ -124,17 +148,21 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
     }
     /* Prover workers of the CPU backend: one entry each, in worker order (the reference
      * lists GPU workers). `ordinal` is the worker's device, shared by the workers of one
-     * device; the name numbers the workers distinctly. */
-    for (size_t i = 0; i < nw; i++) {
+     * device; the name numbers the workers distinctly. current_job_id / current_proof_kind
+     * name the job whose partition the worker has inside prove_start (empty when idle). */
+    for (size_t i = 0; i < nw && i < sn.es.num_workers; i++) {
         Cuzk__V1__GPUStatus *g = calloc(1, sizeof *g);
         if (!g)
             break;
         cuzk__v1__gpustatus__init(g);
-        size_t per_device = sn.es.num_devices ? nw / sn.es.num_devices : nw;
-        g->ordinal = (uint32_t)(i / (per_device ? per_device : 1));
+        g->ordinal = sn.es.workers[i].device;
         char name[64];
         snprintf(name, sizeof name, "cpu device %u, prover worker %zu", g->ordinal, i);
         g->name = dup_or_empty(name);
+        if (sn.workers[i].request_id) {
+            g->current_job_id = dup_or_empty(sn.workers[i].request_id);
+            g->current_proof_kind = dup_or_empty(sn.workers[i].kind);
+        }
         resp->gpus[resp->n_gpus++] = g;
     }
     for (size_t i = 0; i < sn.n_srs; i++) {
@@ -193,6 +221,10 @@ void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp)
     for (size_t i = 0; i < resp->n_gpus; i++) {
         if (resp->gpus[i]->name != protobuf_c_empty_string)
             free(resp->gpus[i]->name);
+        if (resp->gpus[i]->current_job_id != protobuf_c_empty_string)
+            free(resp->gpus[i]->current_job_id);
+        if (resp->gpus[i]->current_proof_kind != protobuf_c_empty_string)
+            free(resp->gpus[i]->current_proof_kind);
         free(resp->gpus[i]);
     }
     for (size_t i = 0; i < resp->n_loaded_srs; i++) {

@@ -1,7 +1,7 @@
 /* Engine pipeline tests with the mock kind/backend (mock.h) and the per-step invariant
  * checker (checker.h): slow prover + fast synthesis and the reverse, memory-bound runs,
  * a job that can never fit, cancel of queued and running jobs, failures, priority order,
- * the status snapshot, a cuzk-bench-style "keep J in flight" loop and shutdown with work
+ * the status snapshot (incl. what each prover worker proves), a cuzk-bench-style "keep J in flight" loop and shutdown with work
  * in flight, all idle workers waking for one job. Every scenario ends by asserting that all
  * flight counters are back to zero, never went negative, and that the mock holds no
  * assignment or pending handle. States a check depends on (pipeline backed up, all workers
@@ -630,6 +630,11 @@ static void test_status_snapshot(void)
     CHECK(s.memory_budget_bytes == 1 << 20 && s.partition_workers == 1 && s.channel_capacity == 1 &&
               s.prover_workers == 1 && s.num_devices == 1 && s.finalizer_threads == 1,
           "status: configuration echo");
+    CHECK(s.num_workers == 1 && s.workers[0].busy && s.workers[0].partition < 3, "status: worker 0 not busy");
+    for (size_t i = 0; i < s.num_jobs && s.num_workers == 1; i++)
+        if (s.jobs[i].job_id == s.workers[0].job_id)
+            CHECK(s.jobs[i].state == CUZK_JOB_RUNNING && s.jobs[i].partitions_dispatched > s.workers[0].partition,
+                  "status: worker 0's job %llu is not running that partition", (unsigned long long)s.jobs[i].job_id);
     CHECK(s.memory_used_bytes > 0 && s.memory_used_bytes <= s.memory_budget_bytes, "status: memory used %llu",
           (unsigned long long)s.memory_used_bytes);
     for (size_t i = 0; i < s.num_jobs; i++) {
@@ -659,6 +664,68 @@ static void test_status_snapshot(void)
           (unsigned long long)s.completed_total);
     cuzk_engine_status_free(&s);
     harness_finish(&h, "status");
+    mock_destroy(&h.mock);
+}
+
+static bool proving_two(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)h;
+    (void)ctx;
+    return v[CUZK_CTR_PROVING].current == 2;
+}
+
+/* Per-prover-worker status: 3 workers (one per device), one job of 2 partitions with
+ * prove_start held. Exactly two workers show the job and partitions {0, 1}; the third is
+ * idle (no job, partition 0, no kind). After the job finishes every worker is idle. */
+static void test_worker_status(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 2, .gw = 1, .devices = 3, .finalizers = 1, .budget = 1 << 20});
+    atomic_store(&h.mock.hold_prove, true);
+    mock_input in = mock_input_make(90);
+    uint64_t id = submit(&h, &in, 2, CUZK_PRIORITY_NORMAL, false);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    CHECK(wait_state(&h, proving_two, NULL, v), "workers: %lld partitions proving, want 2",
+          (long long)v[CUZK_CTR_PROVING].current);
+    cuzk_engine_status s;
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK, "workers: %s", err.msg);
+    CHECK(s.num_workers == 3 && s.prover_workers == 3, "workers: %zu entries, %u prover workers", s.num_workers,
+          s.prover_workers);
+    uint32_t busy = 0, idle = 0, parts_seen = 0;
+    for (size_t i = 0; i < s.num_workers; i++) {
+        const cuzk_prover_worker_status *w = &s.workers[i];
+        CHECK(w->index == i && w->device == i, "workers: entry %zu has index %u device %u", i, w->index, w->device);
+        if (w->busy) {
+            busy++;
+            CHECK(w->job_id == id && w->partition < 2 && w->kind_name && strcmp(w->kind_name, "mock") == 0,
+                  "workers: busy worker %zu shows job %llu partition %u kind %s, want job %llu", i,
+                  (unsigned long long)w->job_id, w->partition, w->kind_name ? w->kind_name : "(null)",
+                  (unsigned long long)id);
+            parts_seen |= 1u << (w->partition & 31);
+        } else {
+            idle++;
+            CHECK(w->job_id == 0 && w->partition == 0 && !w->kind_name,
+                  "workers: idle worker %zu shows job %llu partition %u", i, (unsigned long long)w->job_id,
+                  w->partition);
+        }
+    }
+    CHECK(busy == 2 && idle == 1 && parts_seen == 3, "workers: %u busy, %u idle, partitions mask %#x (want 2, 1, 0x3)",
+          busy, idle, parts_seen);
+    cuzk_engine_status_free(&s);
+    atomic_store(&h.mock.hold_prove, false);
+
+    cuzk_job_result r;
+    CHECK(cuzk_engine_wait(h.e, id, 30000, &r, &err) == CUZK_OK && proofs_ok(&r, in.tag), "workers: wait: %s",
+          err.msg);
+    cuzk_job_result_free(&r);
+    CHECK(cuzk_engine_status_get(h.e, &s, &err) == CUZK_OK, "workers after: %s", err.msg);
+    for (size_t i = 0; i < s.num_workers; i++)
+        CHECK(!s.workers[i].busy && s.workers[i].job_id == 0 && !s.workers[i].kind_name,
+              "workers after: worker %zu still shows job %llu", i, (unsigned long long)s.workers[i].job_id);
+    cuzk_engine_status_free(&s);
+    harness_finish(&h, "workers");
     mock_destroy(&h.mock);
 }
 
@@ -873,6 +940,7 @@ int main(void)
     test_failures();
     test_priority();
     test_status_snapshot();
+    test_worker_status();
     test_bench_loop();
     test_destroy_in_flight();
     test_config_errors();
