@@ -9,46 +9,7 @@
 #include "check.h"
 #include "poly/h.h"
 #include "poly/ntt.h"
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t next_u64(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static void random_fr(fr_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int j = 0; j < FR_LIMBS; j++)
-            l[j] = next_u64();
-        fr_from_limbs_reduce(&v[i], l);
-    }
-}
-
-static fr_t *alloc_fr(size_t n)
-{
-    fr_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    return v;
-}
-
-static void eval_at(fr_t *out, const fr_t *x, size_t n, const fr_t *pt)
-{
-    fr_t acc = FR_ZERO;
-    for (size_t i = n; i-- > 0;) {
-        fr_mul(&acc, &acc, pt);
-        fr_add(&acc, &acc, &x[i]);
-    }
-    *out = acc;
-}
+#include "poly_test_util.h"
 
 /* Random satisfying rows: the first `rows` of m random with c = a b, the rest zero. */
 static void make_rows(fr_t *a, fr_t *b, fr_t *c, size_t m, size_t rows)
@@ -161,6 +122,7 @@ static void test_errors(void)
 
 int main(void)
 {
+    poly_test_seed(0x2545f4914f6cdd1dULL);
     unsigned sizes[] = {0, 1, 3, 10};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         size_t m = (size_t)1 << sizes[i];

@@ -6,47 +6,7 @@
 
 #include "check.h"
 #include "poly/ntt.h"
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t next_u64(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static void random_fr(fr_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t l[FR_LIMBS];
-        for (int j = 0; j < FR_LIMBS; j++)
-            l[j] = next_u64();
-        fr_from_limbs_reduce(&v[i], l);
-    }
-}
-
-static fr_t *alloc_fr(size_t n)
-{
-    fr_t *v = malloc(n * sizeof *v);
-    if (!v) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    return v;
-}
-
-/* sum_i x_i pt^i by Horner */
-static void eval_at(fr_t *out, const fr_t *x, size_t n, const fr_t *pt)
-{
-    fr_t acc = FR_ZERO;
-    for (size_t i = n; i-- > 0;) {
-        fr_mul(&acc, &acc, pt);
-        fr_add(&acc, &acc, &x[i]);
-    }
-    *out = acc;
-}
+#include "poly_test_util.h"
 
 static const char *fam_name(poly_roots f) { return f == POLY_ROOTS_FF ? "ff" : "snarkjs"; }
 
@@ -219,6 +179,7 @@ static void test_errors(void)
 
 int main(void)
 {
+    poly_test_seed(0x9e3779b97f4a7c15ULL);
     test_roots();
     test_naive_dft();
     test_coset_naive();
