@@ -1,0 +1,73 @@
+/* Identifiers and challenges of every Filecoin proof kind (filecoin-circuits.md §6.6, §9.1,
+ * §9.2; filecoin-vanilla.md §3.1, §7.1, §8.1, §9.2-§9.3).
+ *
+ *   replica_id     SHA-256(prover_id || u64_be(sector_id) || ticket || comm_d || porep_id),
+ *                  byte 31 &= 0x3f
+ *   PoRep          interactive: SHA-256(replica_id || seed || u32_le(j)); non-interactive:
+ *                  SHA-256("filecoin.io|PoRep|1|NonInteractive|1" || replica_id || comm_r ||
+ *                  u32_le(j)); synthetic: ChaCha20 streams keyed by BLAKE2b-256 MACs
+ *                  (generation over replica_id || comm_r, selection over replica_id || seed);
+ *                  challenge = (x mod (N - 1)) + 1 for a 256-bit LE x, j = C k + i
+ *   PoSt           leaf = u64_le(SHA-256(randomness || u64_le(sector_id) ||
+ *                  u64_le(challenge_index))[0..8]) mod N, challenge_index = sector_index * C
+ *                  + n (API 1.0/1.1) or n (API 1.2); winning sector selection
+ *   SnapDeals      phi = Poseidon_2^Custom(1)(comm_d_new, comm_r_old), rho(high) =
+ *                  Poseidon_2^Custom(1)(phi, high), challenges from Poseidon digests of
+ *                  comm_r_new
+ *
+ * Hashes come from libcrypto (SHA-256, BLAKE2b, ChaCha20); the Poseidon hashes from
+ * gadgets/poseidon.h. All functions are pure and thread-safe.
+ */
+#ifndef CUZK_FILECOIN_CHALLENGES_H
+#define CUZK_FILECOIN_CHALLENGES_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "field/fr.h"
+#include "filecoin/registry.h"
+
+void fc_replica_id(const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
+                   const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32]);
+
+/* The C = p->challenges_per_partition challenges of partition k (< p->partitions), in
+ * derivation order, for the proof's feature (interactive uses seed; non-interactive
+ * uses comm_r; synthetic uses both). nodes = p->shape->nodes. Errors: CUZK_E_INVALID_ARG
+ * (k out of range), CUZK_E_INTERNAL (libcrypto failure). */
+cuzk_status fc_porep_challenges(const fc_seal_proof *p, const uint8_t replica_id[32], const uint8_t seed[32],
+                                const uint8_t comm_r[32], uint32_t k, uint64_t *out, cuzk_error *err);
+
+/* The same rules for an arbitrary node count / challenge count (tests, test-size graphs). */
+cuzk_status fc_porep_challenges_custom(fc_porep_feature feature, uint64_t nodes, unsigned challenges_per_partition,
+                                       const uint8_t replica_id[32], const uint8_t seed[32],
+                                       const uint8_t comm_r[32], uint32_t k, uint64_t *out, cuzk_error *err);
+
+/* Synthetic PoRep: number of synthetic challenges min(N, 2^18), and synthetic challenge n
+ * (from the generation stream, without a seed). */
+uint64_t fc_synthetic_count(uint64_t nodes);
+cuzk_status fc_synthetic_challenge(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
+                                   uint64_t n, uint64_t *out, cuzk_error *err);
+
+/* PoSt: challenge_index of challenge n of the sector at position `sector_pos` in partition
+ * k (sector_index = k * sector_count + sector_pos) for the proof's API version, and the
+ * challenged leaf. */
+uint64_t fc_post_challenge_index(const fc_post_proof *p, uint32_t k, uint32_t sector_pos, uint32_t n);
+uint64_t fc_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index,
+                                uint64_t nodes);
+/* WinningPoSt sector selection: index of challenged sector n among sector_set_len sectors. */
+uint64_t fc_winning_sector_index(const uint8_t prover_id[32], const uint8_t randomness[32], uint64_t n,
+                                 uint64_t sector_set_len);
+
+/* SnapDeals. comm values are 32-byte LE field elements. Errors: CUZK_E_FIELD_NONCANONICAL
+ * naming the input. */
+cuzk_status fc_snap_phi(const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], fr_t *phi, cuzk_error *err);
+void fc_snap_rho(const fr_t *phi, uint64_t high, fr_t *rho);
+/* The challenges of partition k (< u->partitions): u->challenges node indices. Poseidon
+ * variant: fc_snap_poseidon_challenges gives all u->poseidon_challenges of the single
+ * partition. Errors: CUZK_E_FIELD_NONCANONICAL (comm_r_new), CUZK_E_INVALID_ARG. */
+cuzk_status fc_snap_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
+                               cuzk_error *err);
+cuzk_status fc_snap_poseidon_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
+                                        cuzk_error *err);
+
+#endif

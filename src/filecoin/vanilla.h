@@ -1,0 +1,184 @@
+/* Vanilla proofs: the in-memory forms of what a sealing pipeline hands to the SNARK prover,
+ * with readers and writers for every wire form Curio, lotus-bench and filecoin-ffi use.
+ *
+ *   PoRep C1 output  SealCommitPhase1Output (rust-filecoin-proofs-api seal.rs):
+ *                    serde JSON (filecoin-circuits.md §7; what Curio sends, base64-wrapped in
+ *                    the envelope {"SectorNum","Phase1Out","SectorSize"}, cuzk-reference.md
+ *                    §2.1), bincode (the bare struct), and the fixture wrapper
+ *                    C2Input::V0 {c1out, prover_id, sector_id} (shared/fixtures/README.md).
+ *   PoSt             FallbackPoStSectorProof bincode, one per sector (filecoin-vanilla.md
+ *                    §8.3-§8.5).
+ *   SnapDeals        PartitionProof bincode, one per partition, and the Poseidon variant
+ *                    (filecoin-vanilla.md §9.5, §9.6, §9.9).
+ *
+ * bincode is the 1.x free-function encoding: little-endian fixed-width integers, Vec as u64
+ * count then items, enums as u32 variant index, [u8; 32] as 32 raw bytes (vanilla §8.4).
+ *
+ * Every reader validates structure as it goes and never allocates more than the input can
+ * justify (a length prefix is checked against the bytes left before anything is
+ * allocated), so truncated or hostile inputs fail with CUZK_E_FORMAT and a message naming
+ * the field and the byte offset (bincode) or the JSON path (JSON, e.g.
+ * "$.vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path[3].index").
+ * Readers check structure (counts, shapes, canonical field elements where the format
+ * says so); the semantic checks against challenges and graphs (fc_c1_validate and friends)
+ * are separate.
+ *
+ * Ownership: every parsed object owns all its memory; free it with its *_free function
+ * (which also accepts a zeroed object). Thread-safety: functions touch only their
+ * arguments.
+ */
+#ifndef CUZK_FILECOIN_VANILLA_H
+#define CUZK_FILECOIN_VANILLA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "filecoin/merkle_proof.h"
+#include "filecoin/registry.h"
+
+#define FC_LABEL_PARENTS 37
+#define FC_DRG_PARENTS 6
+#define FC_EXP_PARENTS 8
+
+/* ---- PoRep C1 ---- */
+
+/* Column proof: the column of node `index` (rows[l] = label of layer l + 1) and its tree C
+ * inclusion proof. */
+typedef struct {
+    uint32_t index;
+    uint32_t nrows;
+    uint8_t (*rows)[32]; /* nrows values; owned */
+    fc_merkle_proof proof;
+} fc_column_proof;
+
+/* LabelingProof / EncodingProof: the 37 parent slots of one label preimage. */
+typedef struct {
+    uint8_t parents[FC_LABEL_PARENTS][32];
+    uint32_t layer_index;
+    uint64_t node;
+} fc_labeling_proof;
+
+/* Vanilla proof of one challenge (storage-proofs-porep stacked Proof). */
+typedef struct {
+    fc_merkle_proof comm_d_proof;     /* tree D (SHA-256, binary, Single) */
+    fc_merkle_proof comm_r_last_proof; /* tree R_last */
+    fc_column_proof c_x;
+    fc_column_proof drg[FC_DRG_PARENTS];
+    fc_column_proof exp[FC_EXP_PARENTS];
+    uint32_t nlabeling;
+    fc_labeling_proof *labeling; /* nlabeling (= layers) entries; owned */
+    fc_labeling_proof encoding;
+} fc_porep_challenge_proof;
+
+/* SealCommitPhase1Output. proofs[k * challenges + i] is challenge i of partition k. */
+typedef struct {
+    const fc_seal_proof *registered_proof;
+    uint32_t partitions;
+    uint32_t challenges; /* per partition */
+    fc_porep_challenge_proof *proofs;
+    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
+    /* Set when the input carried them (C2Input wrapper, or filled in by the caller). */
+    bool has_sector;
+    uint8_t prover_id[32];
+    uint64_t sector_id;
+} fc_c1_output;
+
+void fc_c1_free(fc_c1_output *c1);
+
+/* The C1 wire forms. */
+typedef enum {
+    FC_C1_JSON = 0,     /* serde JSON SealCommitPhase1Output */
+    FC_C1_ENVELOPE,     /* Curio's {"SectorNum","Phase1Out" (base64 of the JSON),"SectorSize"} */
+    FC_C1_BINCODE,      /* bare SealCommitPhase1Output bincode */
+    FC_C1_BINCODE_C2IN, /* C2Input::V0 {c1out, prover_id, sector_id} bincode (fixture file) */
+} fc_c1_format;
+
+/* Detect the form from the first bytes (JSON object with "Phase1Out" -> envelope, other
+ * JSON -> JSON, u32 0 then a seal id -> C2Input, else bare bincode). */
+fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len);
+
+/* Parse a C1 output in the given form (or detected with fc_c1_detect when `auto_detect`).
+ * JSON parsing streams over the input (no DOM) and ignores unknown fields (e.g. "_h").
+ * Envelope: SectorNum is stored as sector_id with has_sector = false (no prover id).
+ * Errors: CUZK_E_FORMAT (path/offset and what was expected), CUZK_E_UNSUPPORTED (unknown
+ * registered_proof, vanilla variant not matching its size), CUZK_E_FIELD_NONCANONICAL,
+ * CUZK_E_NOMEM. On error *out is zeroed. */
+cuzk_status fc_c1_read(fc_c1_output *out, const uint8_t *buf, size_t len, fc_c1_format format,
+                       bool auto_detect, cuzk_error *err);
+
+/* Serialize. JSON is serde_json's compact form (no spaces, fields in declaration order,
+ * Column with "_h":null), byte-identical to what filecoin-ffi writes. FC_C1_BINCODE_C2IN
+ * needs has_sector. *out is malloc'ed (caller frees), *len its size. Errors:
+ * CUZK_E_INVALID_ARG, CUZK_E_NOMEM. */
+cuzk_status fc_c1_write(const fc_c1_output *c1, fc_c1_format format, uint8_t **out, size_t *len,
+                        cuzk_error *err);
+
+/* ---- PoSt ---- */
+
+/* SectorProof: one inclusion proof per challenge in tree R_last, plus comm_c, comm_r_last. */
+typedef struct {
+    uint32_t ninclusion;
+    fc_merkle_proof *inclusion; /* owned */
+    uint8_t comm_c[32], comm_r_last[32];
+} fc_post_sector_proof;
+
+/* FallbackPoStSectorProof (what filecoin-ffi GenerateSingleVanillaProof returns). */
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];
+    uint32_t nsectors;              /* SectorProofs (1 as produced upstream) */
+    fc_post_sector_proof *sectors;  /* owned */
+} fc_post_vanilla;
+
+void fc_post_vanilla_free(fc_post_vanilla *v);
+/* Parse one FallbackPoStSectorProof for sector shape `shape` (the tag must be Single for
+ * <= 512 MiB, Sub for 32 GiB, Top for 64 GiB; every path of tree R shape). Trailing bytes are
+ * refused (the whole buffer is one proof). Errors: CUZK_E_FORMAT (field, byte offset),
+ * CUZK_E_FIELD_NONCANONICAL, CUZK_E_NOMEM. */
+cuzk_status fc_post_vanilla_read(fc_post_vanilla *out, const fc_sector_shape *shape, const uint8_t *buf,
+                                 size_t len, cuzk_error *err);
+cuzk_status fc_post_vanilla_write(const fc_post_vanilla *v, uint8_t **out, size_t *len, cuzk_error *err);
+
+/* ---- SnapDeals ---- */
+
+typedef struct {
+    fc_merkle_proof r_old; /* tree R_old, sector shape */
+    fc_merkle_proof d_new; /* tree D_new: SHA-256 binary (Poseidon variant: sector shape) */
+    fc_merkle_proof r_new; /* tree R_new, sector shape */
+} fc_snap_challenge_proof;
+
+/* PartitionProof (storage-proofs-update vanilla.rs; poseidon/vanilla.rs without apex). */
+typedef struct {
+    bool poseidon;               /* the EmptySectorUpdate-Poseidon form (no apex leaves) */
+    uint8_t comm_c[32];
+    uint32_t napex;
+    uint8_t (*apex)[32];         /* owned */
+    uint32_t nchallenges;
+    fc_snap_challenge_proof *challenges; /* owned */
+} fc_snap_partition_proof;
+
+void fc_snap_partition_free(fc_snap_partition_proof *p);
+/* Parse one PartitionProof for sector shape `shape`; poseidon selects the variant. Trailing
+ * bytes are refused. Errors as fc_post_vanilla_read. */
+cuzk_status fc_snap_partition_read(fc_snap_partition_proof *out, const fc_sector_shape *shape, bool poseidon,
+                                   const uint8_t *buf, size_t len, cuzk_error *err);
+cuzk_status fc_snap_partition_write(const fc_snap_partition_proof *p, uint8_t **out, size_t *len,
+                                    cuzk_error *err);
+
+/* ---- helpers shared with the CLI ---- */
+
+/* Curio stores SnapDeals vanilla proofs (and cuzk-bench reads PoSt ones) as a JSON array of
+ * standard base64 strings. Decode it into `*items` (malloc'ed array of malloc'ed buffers,
+ * free with fc_blob_list_free). Errors: CUZK_E_FORMAT with the array index. */
+typedef struct {
+    size_t n;
+    uint8_t **data;
+    size_t *len;
+} fc_blob_list;
+cuzk_status fc_blob_list_from_json(fc_blob_list *out, const uint8_t *buf, size_t len, cuzk_error *err);
+cuzk_status fc_blob_list_to_json(const fc_blob_list *in, uint8_t **out, size_t *len, cuzk_error *err);
+void fc_blob_list_free(fc_blob_list *l);
+
+#endif
