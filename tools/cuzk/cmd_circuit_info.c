@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "filecoin/circuit_info.h"
 #include "gadgets/builtin.h"
 
 static const char USAGE[] =
@@ -62,7 +63,9 @@ int cmd_circuit_info(int argc, char **argv)
     }
     cs_counts c;
     cuzk_error err = {0};
-    cuzk_status st = gadgets_circuit_info(circuit, params, np, &c, &err);
+    cuzk_status st = fc_circuit_info(circuit, params, np, &c, &err);
+    if (st == CUZK_E_UNSUPPORTED && strstr(err.msg, "is not a Filecoin circuit"))
+        st = gadgets_circuit_info(circuit, params, np, &c, &err);
     if (st) {
         err.code = st;
         return cli_fail("circuit-info", &err);

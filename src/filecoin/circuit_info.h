@@ -1,0 +1,33 @@
+/* Counts of the Filecoin circuits for `cuzk circuit-info` (filecoin-circuits.md §6.9, §8.1,
+ * §8.3): shape-mode synthesis (no values, O(1) memory per constraint) with density
+ * tracking.
+ *
+ * Circuits and parameters ("key=value"):
+ *   porep           sector-size=2KiB|8MiB|512MiB|32GiB|64GiB (production StackedDrg
+ *                   partition circuit), or the §8.1 stacked test circuits with
+ *                   nodes=N, layers=L, challenges=C, tree=B-S-T (Poseidon tree R/C shape)
+ *   winning-post, window-post   sector-size=S (production FallbackPoSt partition), or test
+ *                   circuits with sectors=N, challenges=C, tree=B-S-T, nodes=N
+ *   snap, snap-poseidon         sector-size=S (EmptySectorUpdate partition), or test sizes
+ * Errors: CUZK_E_UNSUPPORTED when `name` is not a Filecoin circuit (the caller may try the
+ * gadget circuits), CUZK_E_INVALID_ARG naming a bad parameter, synthesis errors.
+ * Thread-safe (each call has its own cs). */
+#ifndef CUZK_FILECOIN_CIRCUIT_INFO_H
+#define CUZK_FILECOIN_CIRCUIT_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cs/cs.h"
+
+cuzk_status fc_circuit_info(const char *name, const char *const *params, size_t nparams, cs_counts *out,
+                            cuzk_error *err);
+
+/* The per-family handlers fc_circuit_info dispatches to (circuits/<family>_info.c). */
+cuzk_status fc_porep_circuit_info(const char *const *params, size_t nparams, cs_counts *out, cuzk_error *err);
+cuzk_status fc_post_circuit_info(bool winning, const char *const *params, size_t nparams, cs_counts *out,
+                                 cuzk_error *err);
+cuzk_status fc_snap_circuit_info(bool poseidon, const char *const *params, size_t nparams, cs_counts *out,
+                                 cuzk_error *err);
+
+#endif
