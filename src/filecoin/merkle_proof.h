@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "filecoin/registry.h"
 #include "gadgets/merkle.h"
 
 #define FC_MERKLE_MAX_LEVELS 40
@@ -40,6 +41,12 @@ typedef struct {
     uint8_t leaf[32];
     uint8_t (*sib)[32];  /* sum over levels of (arity - 1) siblings; owned */
 } fc_merkle_proof;
+
+/* The tree shapes of a sector (filecoin-vanilla.md §2.2, §6.1): tree D is SHA-256, arity 2,
+ * log2_nodes levels, always Single; tree R_last and tree C are Poseidon with base arity 8 over
+ * base_levels levels, then the sector's sub and top levels (Single / Sub / Top). */
+merkle_shape fc_tree_d_shape(const fc_sector_shape *s);
+merkle_shape fc_tree_r_shape(const fc_sector_shape *s);
 
 /* Total siblings = sum of (arity[l] - 1). */
 size_t fc_merkle_proof_siblings(const fc_merkle_proof *p);
