@@ -20,7 +20,7 @@ void cs_set_error(cs_t *cs, cuzk_status code, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+bool cs_grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 {
     if (need <= *cap)
         return true;
@@ -35,14 +35,14 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
     return true;
 }
 
-cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags)
+static cuzk_status init_impl(cs_t *cs, cs_mode mode, unsigned flags, const cs_prove_hint *hint)
 {
     memset(cs, 0, sizeof *cs);
-    if (mode > CS_CHECK)
+    if (mode > CS_PROVE)
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_init: mode %d unknown", (int)mode);
     cs->mode = mode;
     cs->flags = flags;
-    if (mode == CS_RECORD)
+    if (mode == CS_RECORD || mode == CS_PROVE)
         cs->flags |= CS_TRACK_DENSITY;
     cs->impl = calloc(1, sizeof *cs->impl);
     if (!cs->impl)
@@ -50,15 +50,31 @@ cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags)
     if (mode == CS_RECORD) {
         for (int m = 0; m < 3; m++) {
             rec_matrix *r = &cs->impl->rec[m];
-            if (!grow((void **)&r->row_ptr, &r->rows_cap, 1, sizeof *r->row_ptr)) {
+            if (!cs_grow((void **)&r->row_ptr, &r->rows_cap, 1, sizeof *r->row_ptr)) {
                 cs_free(cs);
                 return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init: out of memory");
             }
             r->row_ptr[0] = 0;
         }
     }
+    if (mode == CS_PROVE && hint && cs_prove_presize(cs, hint) != CUZK_OK) {
+        cuzk_error e = cs->err;
+        cs_free(cs);
+        cs->err = e;
+        return e.code;
+    }
     cs_alloc_input(cs, &FR_ONE);
     return cs->status;
+}
+
+cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags)
+{
+    return init_impl(cs, mode, flags, NULL);
+}
+
+cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags)
+{
+    return init_impl(cs, CS_PROVE, flags, hint);
 }
 
 void cs_free(cs_t *cs)
@@ -72,8 +88,14 @@ void cs_free(cs_t *cs)
         free(im->rec[i].col);
         free(im->rec[i].val);
     }
-    free(im->vals[0]);
-    free(im->vals[1]);
+    for (int i = 0; i < 3; i++)
+        free(im->abc[i]);
+    if (im->packed) {
+        free(im->wbuf);
+    } else {
+        free(im->vals[0]);
+        free(im->vals[1]);
+    }
     free(im);
     cs->impl = NULL;
 }
@@ -94,7 +116,9 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
                          kind ? "aux" : "input", (unsigned long long)*count);
             return CS_ONE;
         }
-        if (!grow((void **)&im->vals[kind], &im->vals_cap[kind], *count + 1, sizeof(fr_t))) {
+        bool ok = cs->mode == CS_PROVE ? cs_prove_reserve_value(cs, kind, *count + 1)
+                                       : cs_grow((void **)&im->vals[kind], &im->vals_cap[kind], *count + 1, sizeof(fr_t));
+        if (!ok) {
             cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory at variable %llu",
                          (unsigned long long)*count);
             return CS_ONE;
@@ -106,7 +130,7 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
         uint64_t words = *count / 64 + 1;
         for (int d = lo; d <= hi; d++) {
             uint64_t cap = im->dens_words[d];
-            if (!grow((void **)&im->dens[d], &im->dens_words[d], words, sizeof(uint64_t))) {
+            if (!cs_grow((void **)&im->dens[d], &im->dens_words[d], words, sizeof(uint64_t))) {
                 cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory (density)");
                 return CS_ONE;
             }
@@ -163,10 +187,10 @@ static bool record_all(cs_t *cs, cs_lc *lc[3])
     for (int m = 0; m < 3; m++) {
         rec_matrix *r = &im->rec[m];
         uint64_t need = r->nnz + lc[m]->n;
-        if (!grow((void **)&r->row_ptr, &r->rows_cap, row + 2, sizeof *r->row_ptr))
+        if (!cs_grow((void **)&r->row_ptr, &r->rows_cap, row + 2, sizeof *r->row_ptr))
             return false;
-        if (!grow((void **)&r->col, &r->col_cap, need, sizeof *r->col) ||
-            !grow((void **)&r->val, &r->val_cap, need, sizeof *r->val))
+        if (!cs_grow((void **)&r->col, &r->col_cap, need, sizeof *r->col) ||
+            !cs_grow((void **)&r->val, &r->val_cap, need, sizeof *r->val))
             return false;
         for (uint32_t i = 0; i < lc[m]->n; i++) {
             r->col[r->nnz + i] = lc[m]->t[i].var;
@@ -249,7 +273,10 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
                      (unsigned long long)cs->num_constraints);
         return;
     }
-    if (cs->mode == CS_CHECK) {
+    if (cs->mode == CS_PROVE) {
+        if (!cs_prove_row(cs, lc))
+            return; /* error recorded */
+    } else if (cs->mode == CS_CHECK) {
         for (int m = 0; m < 3; m++) {
             if (!lc_vars_valid(cs, lc[m])) {
                 cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an "

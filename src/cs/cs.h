@@ -11,6 +11,12 @@
  *   CS_WITNESS values only: alloc stores values, enforce is skipped.
  *   CS_CHECK   values and constraints: every constraint is evaluated; the first one with
  *              A*B != C is reported by index and namespaced name.
+ *   CS_PROVE   values and the evaluation vectors the Groth16 prover needs, as bellperson's
+ *              ProvingAssignment builds them (facts §3.1): every constraint pushes
+ *              a_i = A·w, b_i = B·w, c_i = C·w, and the A/B density of every variable is
+ *              tracked; cs_take_assignment hands out a, b, c (input rows appended, padded to
+ *              the evaluation domain), the contiguous witness [inputs | aux] and the density
+ *              bitmaps. With a size hint (cs_init_prove) nothing is reallocated or copied.
  *
  * Variables (source: bellperson/bellpepper-core ConstraintSystem): input 0 is ONE (value 1),
  * allocated by cs_init; further inputs come from cs_alloc_input, private ("aux") variables
@@ -91,10 +97,11 @@ const fr_t *cs_pow2(unsigned k);
 /* -1 in Fr. */
 const fr_t *cs_neg_one(void);
 
-typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK } cs_mode;
+typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK, CS_PROVE } cs_mode;
 
 /* Flags for cs_init. */
 #define CS_TRACK_DENSITY 1u /* keep a/b density bitmaps (2 bits per aux variable) */
+#define CS_VERIFY_ROWS 2u   /* CS_PROVE: also check a_i * b_i = c_i (first failure by index) */
 
 /* Counts of a synthesised circuit. `constraints` excludes the appended input rows;
  * `inputs` includes ONE; nnz_* count non-zero terms of the circuit's constraints (appended
@@ -145,7 +152,7 @@ cuzk_status cs_init(cs_t *cs, cs_mode mode, unsigned flags);
 /* Free everything the cs owns (not matrices or witnesses already taken out). */
 void cs_free(cs_t *cs);
 
-/* True when the back end stores values (CS_WITNESS, CS_CHECK): gadgets must then pass
+/* True when the back end stores values (CS_WITNESS, CS_CHECK, CS_PROVE): gadgets must then pass
  * values to alloc. In other modes values passed are ignored and may be NULL. */
 static inline bool cs_has_values(const cs_t *cs) { return cs->mode >= CS_WITNESS; }
 /* True when the back end uses constraints (all but CS_WITNESS); gadgets may skip building
@@ -176,9 +183,9 @@ void cs_set_error(cs_t *cs, cuzk_status code, const char *fmt, ...)
 /* Counts so far (valid in every mode; nnz only in CS_SHAPE/CS_RECORD/CS_CHECK). */
 void cs_get_counts(const cs_t *cs, cs_counts *out);
 
-/* CS_CHECK: true when every constraint so far held. On failure, *index receives the
+/* CS_CHECK (and CS_PROVE with CS_VERIFY_ROWS): true when every constraint so far held. On failure, *index receives the
  * 0-based constraint index of the first unsatisfied constraint and `name` (cap bytes,
- * may be NULL) its namespaced name. */
+ * may be NULL) its namespaced name (CS_CHECK only; CS_PROVE keeps no names: "(unnamed)"). */
 bool cs_check_satisfied(const cs_t *cs, uint64_t *index, char *name, size_t cap);
 
 /* CS_RECORD: move the recorded matrices out (with the appended input rows) into *m. The cs
@@ -190,5 +197,49 @@ cuzk_status cs_take_matrices(cs_t *cs, cs_matrices *m);
  * and *aux (num_aux values), malloc'ed, owned by the caller. */
 cuzk_status cs_take_witness(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, fr_t **aux,
                             uint64_t *num_aux);
+
+/* ---- proving mode ---- */
+
+/* Expected sizes of a CS_PROVE synthesis, known from the circuit's parameters (n_ic, the l
+ * count, the h count + 1) or an earlier synthesis of the same shape. 0 = unknown (vectors
+ * then grow by doubling and cs_take_assignment copies once). */
+typedef struct {
+    uint64_t rows;   /* capacity of a, b, c: the evaluation domain m >= constraints + inputs */
+    uint64_t inputs; /* inputs including ONE */
+    uint64_t aux;
+} cs_prove_hint;
+
+/* cs_init(cs, CS_PROVE, flags | CS_TRACK_DENSITY) with buffers pre-sized from `hint` (may
+ * be NULL): a, b, c of hint->rows elements and one witness buffer of inputs + aux elements,
+ * so that synthesis writes where the prover reads. Memory: 32 (3 rows + inputs + aux) bytes
+ * plus 3 bits per variable. Errors: CUZK_E_NOMEM naming the size. */
+cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags);
+
+/* What the Groth16 prover consumes (groth16.h groth16_assignment_t), owned by the caller:
+ * free with cs_assignment_free (each pointer may also be taken over and freed with free()).
+ *   a, b, c     `rows` elements each (Montgomery Fr): rows [0, num_constraints) from the
+ *               circuit, rows [num_constraints, num_constraints + num_inputs) the appended
+ *               `input_i * 0 = 0` rows (a = input value, b = c = 0), the rest zero.
+ *   w           num_inputs + num_aux values: inputs (w[0] = ONE) then aux.
+ *   a_density   bitmap over the num_inputs + num_aux variables (bit i of word i / 64, LSB
+ *               first): every input, and the aux variables with a non-zero coefficient in
+ *               some A; a_count bits set (= length of the .params `a` section).
+ *   b_density   inputs and aux with a non-zero coefficient in some B; b_count bits set. */
+typedef struct {
+    fr_t *a, *b, *c;
+    uint64_t rows;
+    fr_t *w;
+    uint64_t num_constraints, num_inputs, num_aux;
+    uint64_t *a_density, *b_density;
+    uint64_t a_count, b_count;
+} cs_assignment;
+
+/* CS_PROVE: move the vectors out, padded to `rows` (>= constraints + inputs, usually the
+ * power-of-two domain). The cs may only be freed afterwards. Errors: CUZK_E_INVALID_ARG
+ * (wrong mode, rows too small: both counts named), CUZK_E_NOMEM, the sticky synthesis
+ * error; with CS_VERIFY_ROWS an unsatisfied constraint is CUZK_E_INVALID_ARG naming its
+ * index. On error *out is zeroed. */
+cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out);
+void cs_assignment_free(cs_assignment *as);
 
 #endif

@@ -1,0 +1,262 @@
+/* CS_PROVE: bellperson's ProvingAssignment (prover/mod.rs; facts §3.1): values, the
+ * per-row evaluations a_i = A·w, b_i = B·w, c_i = C·w and the A/B densities, laid out the
+ * way groth16_prove_start reads them. Contracts in cs.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs.h"
+#include "cs/cs_internal.h"
+
+static fr_t *alloc_fr(uint64_t n)
+{
+    if (n > SIZE_MAX / sizeof(fr_t))
+        return NULL;
+    return malloc((size_t)(n ? n : 1) * sizeof(fr_t));
+}
+
+cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint)
+{
+    cs_impl *im = cs->impl;
+    if (hint->rows) {
+        for (int m = 0; m < 3; m++) {
+            im->abc[m] = alloc_fr(hint->rows);
+            if (!im->abc[m])
+                return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init_prove: out of memory for a/b/c of %llu rows",
+                                 (unsigned long long)hint->rows);
+        }
+        im->abc_cap = hint->rows;
+    }
+    if (hint->inputs && hint->aux) {
+        im->wbuf = alloc_fr(hint->inputs + hint->aux);
+        if (!im->wbuf)
+            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init_prove: out of memory for a witness of %llu values",
+                             (unsigned long long)(hint->inputs + hint->aux));
+        im->packed = true;
+        im->vals[0] = im->wbuf;
+        im->vals_cap[0] = hint->inputs;
+        im->vals[1] = im->wbuf + hint->inputs;
+        im->vals_cap[1] = hint->aux;
+    }
+    /* density bitmaps sized once (they otherwise double as variables are allocated) */
+    uint64_t words[3] = {hint->aux / 64 + 1, hint->aux / 64 + 1, hint->inputs / 64 + 1};
+    for (int d = 0; d < 3; d++) {
+        if (!cs_grow((void **)&im->dens[d], &im->dens_words[d], words[d], sizeof(uint64_t)))
+            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init_prove: out of memory for density bitmaps");
+        memset(im->dens[d], 0, im->dens_words[d] * sizeof(uint64_t));
+    }
+    return CUZK_OK;
+}
+
+/* Move inputs and aux out of the shared buffer into arrays of their own (a hint was too
+ * small); the copies keep the current capacities. */
+static bool unpack(cs_t *cs)
+{
+    cs_impl *im = cs->impl;
+    fr_t *in = alloc_fr(im->vals_cap[0]), *aux = alloc_fr(im->vals_cap[1]);
+    if (!in || !aux) {
+        free(in);
+        free(aux);
+        return false;
+    }
+    memcpy(in, im->vals[0], cs->num_inputs * sizeof(fr_t));
+    memcpy(aux, im->vals[1], cs->num_aux * sizeof(fr_t));
+    free(im->wbuf);
+    im->wbuf = NULL;
+    im->packed = false;
+    im->vals[0] = in;
+    im->vals[1] = aux;
+    return true;
+}
+
+bool cs_prove_reserve_value(cs_t *cs, int kind, uint64_t need)
+{
+    cs_impl *im = cs->impl;
+    if (need <= im->vals_cap[kind])
+        return true;
+    if (im->packed && !unpack(cs))
+        return false;
+    return cs_grow((void **)&im->vals[kind], &im->vals_cap[kind], need, sizeof(fr_t));
+}
+
+/* Σ coeff·value over a normalised LC; coefficients 1 and -1 (most of them: boolean and
+ * SHA-256 gadgets) skip the multiplication. */
+static void eval(const cs_impl *im, const cs_lc *lc, const fr_t *neg_one, fr_t *out)
+{
+    fr_t acc = FR_ZERO, t;
+    for (uint32_t i = 0; i < lc->n; i++) {
+        const cs_term *term = &lc->t[i];
+        const fr_t *x = &im->vals[CS_VAR_IS_INPUT(term->var) ? 0 : 1][CS_VAR_INDEX(term->var)];
+        if (fr_eq(&term->coeff, &FR_ONE)) {
+            fr_add(&acc, &acc, x);
+        } else if (fr_eq(&term->coeff, neg_one)) {
+            fr_sub(&acc, &acc, x);
+        } else {
+            fr_mul(&t, x, &term->coeff);
+            fr_add(&acc, &acc, &t);
+        }
+    }
+    *out = acc;
+}
+
+bool cs_prove_row(cs_t *cs, cs_lc *lc[3])
+{
+    cs_impl *im = cs->impl;
+    uint64_t row = cs->num_constraints;
+    if (row >= im->abc_cap) {
+        uint64_t cap = im->abc_cap;
+        for (int m = 0; m < 3; m++) {
+            uint64_t c = cap;
+            if (!cs_grow((void **)&im->abc[m], &c, row + 1, sizeof(fr_t))) {
+                cs_set_error(cs, CUZK_E_NOMEM, "cs_enforce: out of memory for the evaluation of constraint %llu",
+                             (unsigned long long)row);
+                return false;
+            }
+            if (m == 2)
+                im->abc_cap = c;
+        }
+    }
+    fr_t *a = &im->abc[0][row], *b = &im->abc[1][row], *c = &im->abc[2][row];
+    const fr_t *neg_one = cs_neg_one();
+    eval(im, lc[0], neg_one, a);
+    eval(im, lc[1], neg_one, b);
+    eval(im, lc[2], neg_one, c);
+    if ((cs->flags & CS_VERIFY_ROWS) && !im->failed) {
+        fr_t ab;
+        fr_mul(&ab, a, b);
+        if (!fr_eq(&ab, c)) {
+            im->failed = true;
+            im->fail_index = row;
+            strcpy(im->fail_name, "(unnamed)");
+        }
+    }
+    return true;
+}
+
+/* dst bits [off, off + n) = src bits [0, n) (dst words already zero there). */
+static void copy_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i += 64) {
+        uint64_t w = src[i / 64];
+        if (n - i < 64)
+            w &= (1ull << (n - i)) - 1;
+        uint64_t pos = off + i;
+        dst[pos / 64] |= w << (pos % 64);
+        if (pos % 64 && w >> (64 - pos % 64))
+            dst[pos / 64 + 1] |= w >> (64 - pos % 64);
+    }
+}
+
+static uint64_t popcount_words(const uint64_t *w, uint64_t words)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < words; i++)
+        n += (uint64_t)__builtin_popcountll(w[i]);
+    return n;
+}
+
+void cs_assignment_free(cs_assignment *as)
+{
+    if (!as)
+        return;
+    free(as->a);
+    free(as->b);
+    free(as->c);
+    free(as->w);
+    free(as->a_density);
+    free(as->b_density);
+    memset(as, 0, sizeof *as);
+}
+
+cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cs->mode != CS_PROVE || !cs->impl)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_assignment: cs is not in prove mode");
+    if (cs->status != CUZK_OK)
+        return cs->status;
+    cs_impl *im = cs->impl;
+    uint64_t nc = cs->num_constraints, ni = cs->num_inputs, na = cs->num_aux, nv = ni + na;
+    if (im->failed)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
+                         "the witness does not satisfy constraint %llu of %llu", (unsigned long long)im->fail_index,
+                         (unsigned long long)nc);
+    if (rows < nc + ni)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
+                         "cs_take_assignment: %llu rows requested for %llu constraints + %llu inputs",
+                         (unsigned long long)rows, (unsigned long long)nc, (unsigned long long)ni);
+    /* a, b, c: grow to `rows` (no-op with an exact hint), input rows, zero tail */
+    for (int m = 0; m < 3; m++) {
+        if (im->abc_cap < rows) {
+            fr_t *p = realloc(im->abc[m], (size_t)rows * sizeof(fr_t));
+            if (!p)
+                return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for %llu rows",
+                                 (unsigned long long)rows);
+            im->abc[m] = p;
+        }
+    }
+    if (im->abc_cap < rows)
+        im->abc_cap = rows;
+    for (uint64_t i = 0; i < ni; i++) {
+        im->abc[0][nc + i] = im->vals[0][i];
+        im->abc[1][nc + i] = FR_ZERO;
+        im->abc[2][nc + i] = FR_ZERO;
+    }
+    for (int m = 0; m < 3; m++)
+        memset(im->abc[m] + nc + ni, 0, (size_t)(rows - nc - ni) * sizeof(fr_t));
+    /* witness [inputs | aux] */
+    fr_t *w;
+    if (im->packed && im->vals_cap[0] == ni) {
+        w = im->wbuf;
+    } else if (im->packed) {
+        memmove(im->wbuf + ni, im->vals[1], na * sizeof(fr_t));
+        w = im->wbuf;
+    } else {
+        w = alloc_fr(nv);
+        if (!w)
+            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for %llu witness values",
+                             (unsigned long long)nv);
+        memcpy(w, im->vals[0], ni * sizeof(fr_t));
+        memcpy(w + ni, im->vals[1], na * sizeof(fr_t));
+    }
+    uint64_t words = nv / 64 + 1;
+    uint64_t *ad = calloc(words, sizeof *ad), *bd = calloc(words, sizeof *bd);
+    if (!ad || !bd) {
+        free(ad);
+        free(bd);
+        if (!im->packed)
+            free(w);
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for density bitmaps");
+    }
+    for (uint64_t i = 0; i < ni; i++)
+        ad[i / 64] |= 1ull << (i % 64);
+    copy_bits(ad, ni, im->dens[D_A_AUX], na);
+    copy_bits(bd, 0, im->dens[D_B_IN], ni);
+    copy_bits(bd, ni, im->dens[D_B_AUX], na);
+
+    out->a = im->abc[0];
+    out->b = im->abc[1];
+    out->c = im->abc[2];
+    out->rows = rows;
+    out->w = w;
+    out->num_constraints = nc;
+    out->num_inputs = ni;
+    out->num_aux = na;
+    out->a_density = ad;
+    out->b_density = bd;
+    out->a_count = popcount_words(ad, words);
+    out->b_count = popcount_words(bd, words);
+    /* ownership moved: the cs keeps nothing the caller now frees */
+    for (int m = 0; m < 3; m++)
+        im->abc[m] = NULL;
+    im->abc_cap = 0;
+    if (im->packed) {
+        im->wbuf = NULL;
+        im->packed = false;
+    } else {
+        free(im->vals[0]);
+        free(im->vals[1]);
+    }
+    im->vals[0] = im->vals[1] = NULL;
+    im->vals_cap[0] = im->vals_cap[1] = 0;
+    return CUZK_OK;
+}
