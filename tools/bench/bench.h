@@ -11,6 +11,8 @@ int bench_vs_snarkjs(int argc, char **argv);
 /* --addr ADDR <single|batch|status|preload|metrics>: argv[0] = "--addr" (tools/bench/client.c). */
 int bench_client(int argc, char **argv);
 int bench_synth(int argc, char **argv);
+/* parent-cache --registered-proof ID [--out FILE] [--threads N] (tools/bench/parent_cache.c). */
+int bench_parent_cache(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double bench_now(void);

@@ -18,6 +18,9 @@ static const char USAGE[] =
     "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
     "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
     "                                  same inputs in one run and print the ratio\n"
+    "  parent-cache --registered-proof ID [--out FILE] [--threads N]\n"
+    "                                  SDR parent cache of a seal proof: name, SHA-256 (checked\n"
+    "                                  against the published digest), seconds; one JSON line\n"
     "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
     "                                  through a running daemon's gRPC API\n";
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
         return bench_batch(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "synth"))
         return bench_synth(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "parent-cache"))
+        return bench_parent_cache(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
