@@ -95,13 +95,26 @@ typedef enum {
     FC_C1_BINCODE_C2IN, /* C2Input::V0 {c1out, prover_id, sector_id} bincode (fixture file) */
 } fc_c1_format;
 
+/* Whether the structure matches c1->registered_proof: partitions x challenges proofs, tree D
+ * proofs Single of log2 N binary levels, tree R / tree C proofs of the sector's shape,
+ * `layers` rows per column and `layers` labeling proofs (what the writers require and the
+ * readers guarantee). Errors: CUZK_E_INVALID_ARG naming the proof (partition, challenge) and
+ * the field. */
+cuzk_status fc_c1_check_shape(const fc_c1_output *c1, cuzk_error *err);
+
 /* Detect the form from the first bytes (JSON object with "Phase1Out" -> envelope, other
  * JSON -> JSON, u32 0 then a seal id -> C2Input, else bare bincode). */
 fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len);
 
 /* Parse a C1 output in the given form (or detected with fc_c1_detect when `auto_detect`).
- * JSON parsing streams over the input (no DOM) and ignores unknown fields (e.g. "_h").
- * Envelope: SectorNum is stored as sector_id with has_sector = false (no prover id).
+ * JSON parsing streams over the input (no DOM) and ignores unknown fields (e.g. "_h"); field
+ * order is free, duplicate and missing fields are refused. Structure is checked while
+ * parsing: registered_proof known, the vanilla_proofs variant key of its size, exactly its
+ * partitions x challenges proofs, every Merkle proof of its tree's shape, `layers` rows per
+ * column and labeling proofs, 37 parents, every 32-byte value canonical except seed, ticket
+ * and prover_id (raw bytes). Bincode refuses trailing bytes. Envelope: SectorNum is stored
+ * as sector_id with has_sector = false (no prover id); SectorSize must be the registered
+ * proof's sector size.
  * Errors: CUZK_E_FORMAT (path/offset and what was expected), CUZK_E_UNSUPPORTED (unknown
  * registered_proof, vanilla variant not matching its size), CUZK_E_FIELD_NONCANONICAL,
  * CUZK_E_NOMEM. On error *out is zeroed. */
@@ -134,9 +147,12 @@ typedef struct {
 
 void fc_post_vanilla_free(fc_post_vanilla *v);
 /* Parse one FallbackPoStSectorProof for sector shape `shape` (the tag must be Single for
- * <= 512 MiB, Sub for 32 GiB, Top for 64 GiB; every path of tree R shape). Trailing bytes are
- * refused (the whole buffer is one proof). Errors: CUZK_E_FORMAT (field, byte offset),
- * CUZK_E_FIELD_NONCANONICAL, CUZK_E_NOMEM. */
+ * <= 512 MiB, Sub for 32 GiB, Top for 64 GiB; every path of tree R shape; every 32-byte
+ * value canonical). The sector and inclusion-proof counts are free (bounded by the bytes
+ * left); callers check them against the PoSt type. Trailing bytes are refused (the whole
+ * buffer is one proof). Errors: CUZK_E_FORMAT (field, byte offset),
+ * CUZK_E_FIELD_NONCANONICAL, CUZK_E_NOMEM. The writer needs every inclusion proof
+ * allocated (CUZK_E_INVALID_ARG otherwise). */
 cuzk_status fc_post_vanilla_read(fc_post_vanilla *out, const fc_sector_shape *shape, const uint8_t *buf,
                                  size_t len, cuzk_error *err);
 cuzk_status fc_post_vanilla_write(const fc_post_vanilla *v, uint8_t **out, size_t *len, cuzk_error *err);
@@ -160,8 +176,12 @@ typedef struct {
 } fc_snap_partition_proof;
 
 void fc_snap_partition_free(fc_snap_partition_proof *p);
-/* Parse one PartitionProof for sector shape `shape`; poseidon selects the variant. Trailing
- * bytes are refused. Errors as fc_post_vanilla_read. */
+/* Parse one PartitionProof for sector shape `shape`; poseidon selects the variant. The
+ * counts are those of the size's RegisteredUpdateProof (registry.h): apex_leaves apex leaves
+ * and `challenges` challenge proofs (Poseidon: no apex leaves, poseidon_challenges). Tree
+ * R_old / R_new proofs have the tree R shape, tree D_new proofs are Single binary of
+ * log2 N levels (Poseidon variant: the tree R shape). Trailing bytes are refused. Errors as
+ * fc_post_vanilla_read. Sizes (vanilla §9.6): 15,064 bytes for 2 KiB, 561,768 for 32 GiB. */
 cuzk_status fc_snap_partition_read(fc_snap_partition_proof *out, const fc_sector_shape *shape, bool poseidon,
                                    const uint8_t *buf, size_t len, cuzk_error *err);
 cuzk_status fc_snap_partition_write(const fc_snap_partition_proof *p, uint8_t **out, size_t *len,
@@ -170,8 +190,10 @@ cuzk_status fc_snap_partition_write(const fc_snap_partition_proof *p, uint8_t **
 /* ---- helpers shared with the CLI ---- */
 
 /* Curio stores SnapDeals vanilla proofs (and cuzk-bench reads PoSt ones) as a JSON array of
- * standard base64 strings. Decode it into `*items` (malloc'ed array of malloc'ed buffers,
- * free with fc_blob_list_free). Errors: CUZK_E_FORMAT with the array index. */
+ * standard base64 strings (Go json.Marshal of [][]byte: a nil element is null, read as an
+ * empty blob; a null list is an empty list). Decode it into `*out` (malloc'ed array of
+ * malloc'ed buffers, free with fc_blob_list_free). The writer emits strings only. Errors:
+ * CUZK_E_FORMAT with the JSON path ("$[3]") and byte offset, CUZK_E_NOMEM. */
 typedef struct {
     size_t n;
     uint8_t **data;
