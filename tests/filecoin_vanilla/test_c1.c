@@ -389,6 +389,21 @@ static void test_json_errors(const fc_c1_output *c1)
     }
     expect_json(e = edit(json, NULL, "\"_h\":null", "\"_h\":null,\"extra\":[]"), CUZK_OK, NULL, NULL, "extra in column");
     free(e);
+    expect_json(e = edit(json, NULL, "\"comm_r\":", "\"\\u0063omm_r\":"), CUZK_OK, NULL, NULL, "escaped key");
+    free(e);
+    {
+        /* an unknown value nested 200 deep: refused at serde_json's depth limit (128) */
+        char *deep = malloc(jlen + 512);
+        strcpy(deep, "{\"x\":");
+        for (int i = 0; i < 200; i++)
+            strcat(deep, "[");
+        for (int i = 0; i < 200; i++)
+            strcat(deep, "]");
+        strcat(deep, ",");
+        strcat(deep, json + 1);
+        expect_json(deep, CUZK_E_FORMAT, "$", "nesting deeper than 128", "deep nesting");
+        free(deep);
+    }
     /* sampled strict prefixes of the JSON text */
     unsigned bad = 0, tried = 0;
     for (size_t n = 0; n < jlen; n += n < 4096 ? 1 : 97) {

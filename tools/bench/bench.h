@@ -13,6 +13,8 @@ int bench_client(int argc, char **argv);
 int bench_synth(int argc, char **argv);
 /* parent-cache --registered-proof ID [--out FILE] [--threads N] (tools/bench/parent_cache.c). */
 int bench_parent_cache(int argc, char **argv);
+/* vanilla [--size S] [--runs N] [--json] (tools/bench/vanilla.c). */
+int bench_vanilla(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double bench_now(void);

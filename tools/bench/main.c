@@ -15,6 +15,9 @@ static const char USAGE[] =
     "  synth [--shape-compressions N] [--compressions N] [--json]\n"
     "                                  one-thread constraint-system throughput (shape, witness,\n"
     "                                  check, record, SpMV) on chained SHA-256 compressions\n"
+    "  vanilla [--size 2k|8m|512m|32g|64g] [--runs N] [--json]\n"
+    "                                  C1 vanilla-proof parse time (serde JSON and bincode) of a\n"
+    "                                  synthetic C1 of that size's shape (default 32g, ~51 MB)\n"
     "  vs-snarkjs <circuit.zkey> <witness.wtns> [--runs N] [--threads N] [--json]\n"
     "                                  time `cuzk prove` against `snarkjs groth16 prove` on the\n"
     "                                  same inputs in one run and print the ratio\n"
@@ -65,6 +68,8 @@ int main(int argc, char **argv)
         return bench_synth(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "parent-cache"))
         return bench_parent_cache(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "vanilla"))
+        return bench_vanilla(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
