@@ -1,87 +1,15 @@
 /* Built-in gadget-level circuits; contracts in builtin.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gadgets/builtin.h"
+#include "gadgets/circuit_params.h"
 #include "gadgets/create_label.h"
 #include "gadgets/merkle.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/poseidon_md.h"
 #include "gadgets/sha256.h"
-
-#define MAX_KV 8
-
-typedef struct {
-    char key[32], value[32];
-} kv;
-
-static cuzk_status parse_params(const char *const *params, size_t n, kv *out, size_t *nout,
-                                cuzk_error *err)
-{
-    *nout = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *p = params[i];
-        while (*p) {
-            const char *end = strchr(p, ',');
-            size_t len = end ? (size_t)(end - p) : strlen(p);
-            const char *eq = memchr(p, '=', len);
-            if (!eq || eq == p || (size_t)(eq - p) >= 32 || len - (size_t)(eq - p) - 1 >= 32 ||
-                *nout == MAX_KV)
-                return cuzk_fail(err, CUZK_E_INVALID_ARG, "circuit parameter '%.*s' is not "
-                                 "key=value", (int)len, p);
-            kv *k = &out[(*nout)++];
-            memcpy(k->key, p, (size_t)(eq - p));
-            k->key[eq - p] = 0;
-            memcpy(k->value, eq + 1, len - (size_t)(eq - p) - 1);
-            k->value[len - (size_t)(eq - p) - 1] = 0;
-            p += len;
-            if (*p == ',')
-                p++;
-        }
-    }
-    return CUZK_OK;
-}
-
-static const char *get(const kv *k, size_t n, const char *key)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(k[i].key, key) == 0)
-            return k[i].value;
-    return NULL;
-}
-
-static cuzk_status get_u64(const kv *k, size_t n, const char *key, uint64_t def, uint64_t *out,
-                           cuzk_error *err)
-{
-    const char *v = get(k, n, key);
-    if (!v) {
-        *out = def;
-        return CUZK_OK;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long x = (*v >= '0' && *v <= '9') ? strtoull(v, &end, 10) : 0;
-    if (!(*v >= '0' && *v <= '9') || *end)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is not a non-negative integer", key, v);
-    if (errno == ERANGE || x > UINT32_MAX)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=%s is too large (at most %u)", key, v, UINT32_MAX);
-    *out = x;
-    return CUZK_OK;
-}
-
-static cuzk_status only_keys(const kv *k, size_t n, const char *const *allowed, cuzk_error *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        bool ok = false;
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(k[i].key, *a) == 0;
-        if (!ok)
-            return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown parameter '%s'", k[i].key);
-    }
-    return CUZK_OK;
-}
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -104,14 +32,14 @@ static void alloc_bits(cs_t *cs, uint64_t *s, gbool *out, size_t n)
         out[i] = gb_alloc(cs, rnd(s) & 1);
 }
 
-static cuzk_status por(cs_t *cs, const kv *k, size_t n, uint64_t seed, cuzk_error *err)
+static cuzk_status por(cs_t *cs, const circuit_params *k, uint64_t seed, cuzk_error *err)
 {
     static const char *const keys[] = {"hasher", "arity", "base", "sub", "top", "leaves", "root", NULL};
-    cuzk_status st = only_keys(k, n, keys, err);
+    cuzk_status st = circuit_params_only(k, keys, err);
     if (st)
         return st;
     merkle_shape s = {MERKLE_POSEIDON, 0, 0, 0, 0};
-    const char *h = get(k, n, "hasher"), *root = get(k, n, "root");
+    const char *h = circuit_params_get(k, "hasher"), *root = circuit_params_get(k, "root");
     if (h && strcmp(h, "sha256") == 0)
         s.hasher = MERKLE_SHA256;
     else if (h && strcmp(h, "poseidon") != 0)
@@ -120,9 +48,9 @@ static cuzk_status por(cs_t *cs, const kv *k, size_t n, uint64_t seed, cuzk_erro
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter root=%s (public or private)", root);
     bool priv = root && strcmp(root, "private") == 0;
     uint64_t arity, base, sub, top, leaves;
-    if ((st = get_u64(k, n, "arity", 0, &arity, err)) || (st = get_u64(k, n, "base", 0, &base, err)) ||
-        (st = get_u64(k, n, "sub", 0, &sub, err)) || (st = get_u64(k, n, "top", 0, &top, err)) ||
-        (st = get_u64(k, n, "leaves", 64, &leaves, err)))
+    if ((st = circuit_params_u64(k, "arity", 0, &arity, err)) || (st = circuit_params_u64(k, "base", 0, &base, err)) ||
+        (st = circuit_params_u64(k, "sub", 0, &sub, err)) || (st = circuit_params_u64(k, "top", 0, &top, err)) ||
+        (st = circuit_params_u64(k, "leaves", 64, &leaves, err)))
         return st;
     if (arity && base && arity != base)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameters arity=%llu and base=%llu differ",
@@ -174,14 +102,14 @@ static cuzk_status por(cs_t *cs, const kv *k, size_t n, uint64_t seed, cuzk_erro
     return st;
 }
 
-static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint64_t seed,
+static cuzk_status synth(cs_t *cs, const char *name, const circuit_params *k, uint64_t seed,
                          cuzk_error *err)
 {
     cuzk_status st;
     if (strcmp(name, "sha256") == 0) {
         static const char *const keys[] = {"bytes", NULL};
         uint64_t bytes;
-        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "bytes", 64, &bytes, err)))
+        if ((st = circuit_params_only(k, keys, err)) || (st = circuit_params_u64(k, "bytes", 64, &bytes, err)))
             return st;
         if (bytes > (1u << 20))
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter bytes=%llu (at most 1048576)",
@@ -197,7 +125,7 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
     if (strcmp(name, "poseidon") == 0) {
         static const char *const keys[] = {"arity", NULL};
         uint64_t arity;
-        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "arity", 2, &arity, err)))
+        if ((st = circuit_params_only(k, keys, err)) || (st = circuit_params_u64(k, "arity", 2, &arity, err)))
             return st;
         if (!poseidon_partial_rounds((unsigned)arity) || arity > 36)
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter arity=%llu (2, 4, 8, 11, 16, 24, 36)",
@@ -216,7 +144,7 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
     if (strcmp(name, "hash-md") == 0) {
         static const char *const keys[] = {"n", NULL};
         uint64_t count;
-        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "n", 71, &count, err)))
+        if ((st = circuit_params_only(k, keys, err)) || (st = circuit_params_u64(k, "n", 71, &count, err)))
             return st;
         if (count < 1 || count > (1u << 20))
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter n=%llu (1 to 1048576)",
@@ -231,12 +159,12 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
         return CUZK_OK;
     }
     if (strcmp(name, "por") == 0)
-        return por(cs, k, n, seed, err);
+        return por(cs, k, seed, err);
     if (strcmp(name, "create-label") == 0) {
         static const char *const keys[] = {"layer", "node", NULL};
         uint64_t layer, node;
-        if ((st = only_keys(k, n, keys, err)) || (st = get_u64(k, n, "layer", 3, &layer, err)) ||
-            (st = get_u64(k, n, "node", 22, &node, err)))
+        if ((st = circuit_params_only(k, keys, err)) || (st = circuit_params_u64(k, "layer", 3, &layer, err)) ||
+            (st = circuit_params_u64(k, "node", 22, &node, err)))
             return st;
         if (layer > 0xffffffffu)
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter layer=%llu", (unsigned long long)layer);
@@ -254,7 +182,7 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
         return CUZK_OK;
     }
     if (strcmp(name, "hash-leaf-bits") == 0) {
-        if ((st = only_keys(k, n, (const char *const[]){NULL}, err)))
+        if ((st = circuit_params_only(k, (const char *const[]){NULL}, err)))
             return st;
         gbool bits[512];
         alloc_bits(cs, &seed, bits, 512);
@@ -268,12 +196,11 @@ static cuzk_status synth(cs_t *cs, const char *name, const kv *k, size_t n, uint
 cuzk_status gadgets_builtin_synthesize(cs_t *cs, const char *name, const char *const *params,
                                        size_t nparams, uint64_t seed, cuzk_error *err)
 {
-    kv k[MAX_KV];
-    size_t n;
-    cuzk_status st = parse_params(params, nparams, k, &n, err);
+    circuit_params k;
+    cuzk_status st = circuit_params_parse(&k, params, nparams, err);
     if (st)
         return st;
-    if ((st = synth(cs, name, k, n, seed | 1, err)))
+    if ((st = synth(cs, name, &k, seed | 1, err)))
         return st;
     if (cs->status)
         return cuzk_fail(err, cs->status, "%s", cs->err.msg);
