@@ -21,12 +21,12 @@ anum gadget_pick(cs_t *cs, gbool cond, const anum *a, const anum *b)
 
 anum gadget_select(cs_t *cs, const anum *from, const gbool *bits, unsigned nbits)
 {
-    if (nbits == 0 || nbits > INSERT_MAX_BITS) {
+    if (nbits == 0 || nbits > SELECT_MAX_BITS) {
         cs_set_error(cs, CUZK_E_INVALID_ARG, "gadget_select: %u index bits (1..%d)", nbits,
-                     INSERT_MAX_BITS);
+                     SELECT_MAX_BITS);
         return from[0];
     }
-    anum state[1 << INSERT_MAX_BITS];
+    anum state[1 << SELECT_MAX_BITS];
     unsigned half = 1u << (nbits - 1);
     for (unsigned j = 0; j < 2 * half; j++)
         state[j] = from[j];

@@ -166,9 +166,43 @@ static void test_lc_merge(void)
     cs_free(&cs);
 }
 
+/* select over 128 values (the SnapDeals apex leaves, 7 index bits): 127 picks, the chosen
+ * value, satisfied; 2^9 values are refused. */
+static void test_select_128(void)
+{
+    uint64_t seed = 11;
+    static const unsigned idx[] = {0, 77, 127};
+    for (size_t t = 0; t < 3; t++) {
+        cs_t cs;
+        cs_init(&cs, CS_CHECK, 0);
+        anum el[128];
+        gbool bits[7];
+        for (unsigned i = 0; i < 128; i++) {
+            fr_t v = rand_fr(&seed);
+            el[i] = anum_alloc(&cs, &v);
+        }
+        for (unsigned i = 0; i < 7; i++)
+            bits[i] = gb_alloc(&cs, (idx[t] >> i) & 1);
+        uint64_t base = cs.num_constraints;
+        anum sel = gadget_select(&cs, el, bits, 7);
+        CHECK(cs.num_constraints - base == 127 && fr_eq(&sel.value, &el[idx[t]].value), "select 128 at %u",
+              idx[t]);
+        CHECK(cs_check_satisfied(&cs, NULL, NULL, 0) && cs.status == CUZK_OK, "select 128 satisfied");
+        cs_free(&cs);
+    }
+    cs_t cs;
+    cs_init(&cs, CS_SHAPE, 0);
+    anum el[1];
+    gbool bits[9];
+    gadget_select(&cs, el, bits, 9);
+    CHECK(cs.status == CUZK_E_INVALID_ARG, "9 select bits refused");
+    cs_free(&cs);
+}
+
 int main(void)
 {
     test_insert_select();
+    test_select_128();
     test_bits_and_packing();
     test_lc_merge();
     return check_summary("num_gadget");

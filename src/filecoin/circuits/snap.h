@@ -1,0 +1,89 @@
+/* EmptySectorUpdate (SnapDeals) partition circuits, both variants, with their shapes,
+ * public inputs and the assembly of a partition from Curio's request.
+ *
+ *   EmptySectorUpdate          storage-proofs-update src/circuit.rs, gadgets.rs,
+ *                              constants.rs (filecoin-circuits.md §9.2): tree D_new is the
+ *                              SHA-256 binary tree; P partitions, each proving Ch challenges
+ *                              below its A apex leaves.
+ *   EmptySectorUpdate-Poseidon src/poseidon/circuit.rs (circuits §9.2 last paragraph,
+ *                              vanilla §9.9): one partition of Ch·P challenges, tree D_new a
+ *                              Poseidon tree of tree-R shape, no apex tree.
+ *
+ * Public inputs (4, after ONE): k_and_h_select = k | h_select << pb (Poseidon variant:
+ * h_select), comm_r_old, comm_d_new, comm_r_new. Counts: §8.1 / §8.3 (2 KiB 1,705,039,
+ * 32 GiB 81,049,499; Poseidon 32 GiB 22,305,906).
+ *
+ * Circuits are written once against cs_t, so every cs mode works: CS_SHAPE / CS_RECORD take
+ * no values (pub and witness NULL), CS_WITNESS / CS_CHECK need both.
+ * Thread-safety: the functions touch only their arguments (one cs per thread).
+ */
+#ifndef CUZK_FILECOIN_CIRCUITS_SNAP_H
+#define CUZK_FILECOIN_CIRCUITS_SNAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cs/cs.h"
+#include "filecoin/registry.h"
+#include "filecoin/vanilla.h"
+#include "gadgets/merkle.h"
+
+#define FC_SNAP_HS 6
+
+/* Parameters of one sector size (constants.rs, vanilla §9.1). For the Poseidon variant
+ * partitions = 1, partition_bits = 0, challenges = Ch·P, no apex leaves. */
+typedef struct {
+    bool poseidon;
+    uint64_t nodes;
+    unsigned challenge_bits;          /* cb = log2 nodes */
+    unsigned partitions;              /* P: 1 (<= 8 KiB), 2 (<= 32 KiB), 4 (<= 16 MiB), else 16 */
+    unsigned partition_bits;          /* pb = log2 P */
+    unsigned challenges;              /* per partition: 10 (<= 16 MiB) or 86 */
+    unsigned apex_leaves, apex_bits;  /* A = 8 (<= 8 KiB) or 128, ab = log2 A */
+    unsigned hs[FC_SNAP_HS];          /* [1;6] (<= 32 KiB), else [7..12] */
+    unsigned h;                       /* h_default = hs[3] */
+    unsigned h_select;                /* 2^(first index of h in hs): 1 (<= 32 KiB), else 8 */
+    merkle_shape tree_r;              /* Poseidon, arity 8 base (also tree D_new of the variant) */
+} fc_snap_shape;
+
+/* Shape for a sector of `nodes` 32-byte nodes: the sizes storage-proofs-update allows
+ * (2^5 .. 2^10 test sizes, 2^18, 2^19, 2^24, 2^30, 2^31), tree R shape from
+ * validate_tree_r_shape. Errors: CUZK_E_UNSUPPORTED naming the node count. */
+cuzk_status fc_snap_shape_for_nodes(uint64_t nodes, bool poseidon, fc_snap_shape *out, cuzk_error *err);
+
+/* The public side of one partition: k (< partitions; 0 for the Poseidon variant) and the
+ * three commitments as field elements. */
+typedef struct {
+    uint32_t k;
+    fr_t comm_r_old, comm_d_new, comm_r_new;
+} fc_snap_public;
+
+/* The 4 public inputs of partition pub->k (ONE excluded), in order (compound.rs /
+ * circuit.rs PublicInputs::to_vec). Uses h_default. Errors: CUZK_E_INVALID_ARG (k). */
+cuzk_status fc_snap_public_inputs(const fc_snap_shape *s, const fc_snap_public *pub, fr_t out[4], cuzk_error *err);
+
+/* Witness of one challenge (values, Montgomery form). */
+typedef struct {
+    fr_t leaf_r_old, leaf_d_new;
+    const fr_t *sib_r_old; /* merkle_shape_siblings(tree_r) values, leaf level first */
+    const fr_t *sib_r_new; /* same for tree R_new */
+    /* tree D_new: the cb − pb − ab siblings below the apex leaf (SHA variant), or the
+     * merkle_shape_siblings(tree_r) siblings of the Poseidon tree D_new (Poseidon variant). */
+    const fr_t *sib_d;
+} fc_snap_challenge_witness;
+
+/* Witness of one partition. */
+typedef struct {
+    fr_t comm_c, root_r_old, root_r_new;
+    const fr_t *apex;           /* A apex leaves (SHA variant; NULL for Poseidon) */
+    const fr_t *partition_path; /* the pb top tree-D siblings, leaf side first (SHA variant) */
+    const fc_snap_challenge_witness *challenges; /* s->challenges entries */
+} fc_snap_witness;
+
+/* Synthesize the partition circuit of the shape's variant. pub and w are read only in value
+ * modes (then both are required). Errors: the cs's sticky status (CUZK_E_INVALID_ARG for
+ * missing values or an out-of-range k, CUZK_E_NOMEM), copied into err. */
+cuzk_status fc_snap_synthesize(cs_t *cs, const fc_snap_shape *s, const fc_snap_public *pub,
+                               const fc_snap_witness *w, cuzk_error *err);
+
+#endif
