@@ -118,14 +118,47 @@ static unsigned level_arity(const merkle_shape *s, unsigned l)
     return s->top_arity;
 }
 
+/* One level: insert `cur` at the position given by the level's index bits among its
+ * siblings and hash the result (storage-proofs-core por.rs, per level). */
+static anum por_level(cs_t *cs, const merkle_shape *s, unsigned l, const anum *cur, const gbool *bits,
+                      const anum *sibs)
+{
+    anum ins[MAX_ARITY];
+    unsigned a = level_arity(s, l);
+    gadget_insert(cs, cur, bits, log2u(a), sibs, ins);
+    return merkle_hash_nodes(cs, s->hasher, ins, a);
+}
+
+static bool shape_ok(cs_t *cs, const merkle_shape *s, const char *who)
+{
+    if (merkle_shape_leaves(s) != 0)
+        return true;
+    cs_set_error(cs, CUZK_E_INVALID_ARG, "%s: invalid shape %u^%u-%u-%u", who, s->base_arity, s->base_levels,
+                 s->sub_arity, s->top_arity);
+    return false;
+}
+
+unsigned merkle_shape_index_bits(const merkle_shape *s)
+{
+    unsigned n = 0;
+    for (unsigned l = 0; l < merkle_shape_levels(s); l++)
+        n += log2u(level_arity(s, l));
+    return n;
+}
+
+unsigned merkle_shape_siblings(const merkle_shape *s)
+{
+    unsigned n = 0;
+    for (unsigned l = 0; l < merkle_shape_levels(s); l++)
+        n += level_arity(s, l) - 1;
+    return n;
+}
+
 void merkle_por_circuit(cs_t *cs, const merkle_shape *s, const merkle_path_values *v,
                         const anum *leaf_var, const anum *root_var, bool private_root)
 {
-    if (merkle_shape_leaves(s) == 0) {
-        cs_set_error(cs, CUZK_E_INVALID_ARG, "merkle_por_circuit: invalid shape %u^%u-%u-%u",
-                     s->base_arity, s->base_levels, s->sub_arity, s->top_arity);
+    if (!shape_ok(cs, s, "merkle_por_circuit"))
         return;
-    }
     bool vals = cs_has_values(cs);
     if (vals && (!v || (!leaf_var && !v->leaf) || (!root_var && !v->root) || !v->index ||
                  !v->siblings)) {
@@ -145,11 +178,10 @@ void merkle_por_circuit(cs_t *cs, const merkle_shape *s, const merkle_path_value
         for (unsigned k = 0; k < kb; k++)
             bits[k] = gb_alloc(cs, (idx >> k) & 1);
         nbits += kb;
-        anum sibs[MAX_ARITY - 1], ins[MAX_ARITY];
+        anum sibs[MAX_ARITY - 1];
         for (unsigned k = 0; k + 1 < a; k++)
             sibs[k] = anum_alloc(cs, sib ? sib++ : NULL);
-        gadget_insert(cs, &cur, bits, kb, sibs, ins);
-        cur = merkle_hash_nodes(cs, s->hasher, ins, a);
+        cur = por_level(cs, s, l, &cur, bits, sibs);
         cs_ns_pop(cs);
     }
     pack_into_inputs(cs, path_bits, nbits);
@@ -157,4 +189,27 @@ void merkle_por_circuit(cs_t *cs, const merkle_shape *s, const merkle_path_value
     anum_enforce_equal(cs, &cur, &rt);
     if (!private_root)
         anum_inputize(cs, &rt);
+}
+
+void merkle_por_no_challenge_input(cs_t *cs, const merkle_shape *s, const gbool *bits, size_t nbits,
+                                   const anum *leaf, const anum *siblings, const anum *root)
+{
+    if (!shape_ok(cs, s, "merkle_por_no_challenge_input"))
+        return;
+    if (nbits != merkle_shape_index_bits(s)) {
+        cs_set_error(cs, CUZK_E_INVALID_ARG, "merkle_por_no_challenge_input: %zu challenge bits for a "
+                     "tree of %u index bits", nbits, merkle_shape_index_bits(s));
+        return;
+    }
+    anum cur = *leaf;
+    for (unsigned l = 0, levels = merkle_shape_levels(s); l < levels; l++) {
+        cs_ns_push(cs, "merkle proof hash %u", l);
+        cur = por_level(cs, s, l, &cur, bits, siblings);
+        bits += log2u(level_arity(s, l));
+        siblings += level_arity(s, l) - 1;
+        cs_ns_pop(cs);
+    }
+    cs_ns_push(cs, "calculated root == provided root");
+    anum_enforce_equal(cs, &cur, root);
+    cs_ns_pop(cs);
 }

@@ -35,9 +35,13 @@ typedef struct {
     unsigned base_arity, base_levels, sub_arity, top_arity;
 } merkle_shape;
 
-/* Number of levels and of leaves of a shape; 0 leaves for an invalid shape. */
+/* Number of levels and of leaves of a shape; 0 leaves for an invalid shape. A shape with no
+ * base level and no sub/top level is valid: one leaf, which is its own root. */
 unsigned merkle_shape_levels(const merkle_shape *s);
 uint64_t merkle_shape_leaves(const merkle_shape *s);
+/* Index bits (Σ log2 arity) and siblings (Σ (arity − 1)) of a path, over all levels. */
+unsigned merkle_shape_index_bits(const merkle_shape *s);
+unsigned merkle_shape_siblings(const merkle_shape *s);
 
 /* Inclusion proof witness: for level l (leaf side first), index[l] ∈ [0, arity_l) is the
  * position of the running node among its siblings and siblings holds arity_l − 1 values per
@@ -55,5 +59,15 @@ typedef struct {
  * inputize(root). Invalid shapes record CUZK_E_INVALID_ARG. */
 void merkle_por_circuit(cs_t *cs, const merkle_shape *s, const merkle_path_values *v,
                         const anum *leaf_var, const anum *root_var, bool private_root);
+
+/* por_no_challenge_input (storage-proofs-core por.rs; facts §6.1), used by SnapDeals: the
+ * caller passes the already allocated challenge bits (LSB first: base levels, then sub, then
+ * top; nbits must equal merkle_shape_index_bits) and siblings (merkle_shape_siblings of
+ * them, level by level), the leaf and the root. Per level insert + hash, then
+ * `computed · ONE = root`. Allocates nothing itself and adds no public input. Bits of an
+ * arity-8 level must be allocated, non-negated (insert's rule). A wrong bit count or shape
+ * records CUZK_E_INVALID_ARG. */
+void merkle_por_no_challenge_input(cs_t *cs, const merkle_shape *s, const gbool *bits, size_t nbits,
+                                   const anum *leaf, const anum *siblings, const anum *root);
 
 #endif
