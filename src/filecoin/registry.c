@@ -138,7 +138,12 @@ static void build_tables(void)
         for (unsigned i = 0; i < 6; i++)
             p->hs[i] = small ? 1 : 7 + i;
         p->h = p->hs[3];
-        p->h_select = 1u << 3;
+        /* constants.rs h_select: 2^(first position of h in hs): 1 when hs = [1;6] (2 KiB),
+         * 8 otherwise */
+        unsigned pos = 0;
+        while (p->hs[pos] != p->h)
+            pos++;
+        p->h_select = 1u << pos;
         p->poseidon_challenges = p->challenges * p->partitions;
     }
 }

@@ -112,7 +112,7 @@ typedef struct {
     unsigned apex_leaves;    /* 8 / 128 / 128 / 128 / 128 */
     unsigned hs[6];          /* [1;6] for 2KiB, [7..12] otherwise */
     unsigned h;              /* h_default = hs[3] */
-    unsigned h_select;       /* 2^(index of h in hs) = 8 */
+    unsigned h_select;       /* 2^(first index of h in hs): 1 for 2KiB, 8 otherwise */
     unsigned poseidon_challenges; /* EmptySectorUpdate-Poseidon: challenges * partitions */
 } fc_update_proof;
 
