@@ -2,11 +2,11 @@
  * FallbackPoStCircuit::synthesize_default and Sector::synthesize; filecoin-circuits.md
  * §9.1); contract in post.h. */
 #include "filecoin/circuits/post.h"
+#include "filecoin/merkle_proof.h"
 
 void fc_post_shape_of(const fc_post_proof *p, fc_post_shape *out)
 {
-    const fc_sector_shape *s = p->shape;
-    out->tree = (merkle_shape){MERKLE_POSEIDON, s->base_arity, s->base_levels, s->sub_arity, s->top_arity};
+    out->tree = fc_tree_r_shape(p->shape);
     out->sector_count = p->sector_count;
     out->challenge_count = p->challenge_count;
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "cs/cs.h"
+#include "field/fr.h"
 #include "filecoin/registry.h"
 #include "filecoin/vanilla.h"
 #include "gadgets/merkle.h"
@@ -54,5 +55,87 @@ typedef struct {
  * from the cs's sticky status into err. */
 cuzk_status fc_post_synthesize(cs_t *cs, const fc_post_shape *s, const fc_post_sector_witness *sectors,
                                uint32_t nsectors, cuzk_error *err);
+
+/* ---- public inputs (compound.rs generate_public_inputs) ---- */
+
+/* A sector as the verifier knows it (from the chain, or from the request). */
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];
+} fc_post_public_sector;
+
+/* Public inputs of one partition circuit, ONE excluded: sector_count · (1 + challenge_count)
+ * (WindowPoSt 32 GiB 25,839; WinningPoSt 132). */
+size_t fc_post_public_input_count(const fc_post_proof *p);
+
+/* The public inputs of partition k computed from public data only: per circuit sector i,
+ * comm_r, then for n = 0 .. challenge_count − 1 the challenged leaf
+ * fc_post_leaf_challenge(randomness, sector_id, fc_post_challenge_index(p, k, i, n), nodes).
+ *   WindowPoSt:  `sectors` are the partition's sectors in proving order (1 .. sector_count of
+ *                them); circuit sector i is sectors[i], and past the last one the last
+ *                sector's inputs are repeated (compound.rs pads by duplication).
+ *   WinningPoSt: exactly one sector; every one of the 66 circuit sectors is that sector with
+ *                challenge_index i (winning_post.rs verifies with the sector repeated 66
+ *                times); k must be 0.
+ * out must hold fc_post_public_input_count(p) values. Errors: CUZK_E_FIELD_NONCANONICAL
+ * (randomness or a comm_r is not a canonical Fr, named), CUZK_E_INVALID_ARG (sector count,
+ * winning k). */
+cuzk_status fc_post_public_inputs(const fc_post_proof *p, const uint8_t randomness[32], uint32_t k,
+                                  const fc_post_public_sector *sectors, uint32_t nsectors, fr_t *out, cuzk_error *err);
+
+/* ---- one partition assembled from Curio's request (cuzk-reference.md §1.3, §2.3) ---- */
+
+/* Everything needed to synthesize and to verify one partition. Owns all its memory. */
+typedef struct {
+    const fc_post_proof *proof;
+    fc_post_shape shape;
+    uint32_t k;                            /* partition index (0 for WinningPoSt) */
+    uint8_t randomness[32], prover_id[32]; /* prover_id: carried, unused by the circuit */
+    uint32_t npublic;                      /* supplied sectors, in the order given */
+    fc_post_public_sector *public_sectors;
+    uint32_t nsectors;                     /* distinct circuit sectors (before padding) */
+    fc_post_sector_witness *sectors;       /* point into the arrays below */
+    fr_t *leaf, *sib;
+    unsigned *index;
+} fc_post_partition;
+
+/* Assemble and validate partition k from the parsed per-sector vanilla proofs (one
+ * FallbackPoStSectorProof per sector, fc_post_vanilla_read with p->shape).
+ *
+ * Partition rule (filecoin-vanilla.md §8.6): the supplied proofs are the sectors of
+ * partition k, in proving order, 1 .. sector_count of them; for API 1.0 / 1.1 (ids 0-9) the
+ * challenge of sector position j, challenge n is derived with sector_index = k ·
+ * sector_count + j (exactly as the chain verifier sees partition k of a multi-partition
+ * WindowPoSt); for API 1.2 (ids 10-14) k does not enter the challenges. Curio always sends
+ * k = 0 with at most sector_count sectors, which the rule covers.
+ * WindowPoSt: each proof holds exactly one SectorProof of challenge_count (10) inclusion
+ * proofs; circuit sector j is proof j, padded to sector_count by repeating the last one.
+ * WinningPoSt: exactly one proof with one SectorProof of 66 inclusion proofs, unrolled into
+ * the 66 circuit sectors (circuit sector i = inclusion proof i, challenge_index i); k is
+ * ignored (the circuit is partition 0).
+ *
+ * Checks, each refusal naming the proof position, sector id, challenge and the expected
+ * versus actual value: randomness canonical; counts as above; every inclusion proof of the
+ * tree R shape, its leaf index equal to the challenge derived from randomness, sector id and
+ * the rule above, its root equal to comm_r_last, its path hashing to that root; every value
+ * canonical; Poseidon_2(comm_c, comm_r_last) = comm_r.
+ * Errors: CUZK_E_FIELD_NONCANONICAL, CUZK_E_FORMAT (counts, shapes), CUZK_E_VERIFY_FAILED
+ * (challenge, root, comm_r), CUZK_E_INVALID_ARG (no proofs, too many), CUZK_E_NOMEM. On error
+ * *out is zeroed. The vanilla proofs are only read (the caller may free them afterwards). */
+cuzk_status fc_post_partition_assemble(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                                       uint64_t miner_id, uint32_t k, const fc_post_vanilla *proofs, uint32_t n,
+                                       cuzk_error *err);
+/* The same from the raw bincode blobs of SubmitProofRequest.vanilla_proofs (each parsed
+ * with fc_post_vanilla_read for p->shape; a parse error is prefixed with
+ * "vanilla_proofs[i]"). */
+cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                                         uint64_t miner_id, uint32_t k, const uint8_t *const *blobs,
+                                         const size_t *lens, uint32_t n, cuzk_error *err);
+void fc_post_partition_free(fc_post_partition *part);
+
+/* Synthesize the partition's circuit (any cs mode) / compute its public inputs (from its
+ * public sectors, randomness and k: fc_post_public_inputs). Errors as those functions. */
+cuzk_status fc_post_partition_synthesize(cs_t *cs, const fc_post_partition *part, cuzk_error *err);
+cuzk_status fc_post_partition_public_inputs(const fc_post_partition *part, fr_t *out, cuzk_error *err);
 
 #endif
