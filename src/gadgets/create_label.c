@@ -48,6 +48,10 @@ void create_label_native(const uint8_t replica_id[32], uint32_t layer, uint64_t 
         buf[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
     for (int i = 0; i < 8; i++)
         buf[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    if (!parents) {
+        sha256_trunc254(buf, 64, out);
+        return;
+    }
     memcpy(buf + 64, parents, 32 * LABEL_PARENTS);
     sha256_trunc254(buf, sizeof buf, out);
 }

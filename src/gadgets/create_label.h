@@ -20,7 +20,8 @@ anum create_label_circuit(cs_t *cs, const gbool *replica_id, size_t nrep,
                           const gbool *const parents[LABEL_PARENTS], const u32g *layer,
                           const u64g *node);
 
-/* Native: out = label bytes (LE Fr repr). parents: LABEL_PARENTS × 32 bytes. */
+/* Native: out = label bytes (LE Fr repr). parents: LABEL_PARENTS × 32 bytes, or NULL for the
+ * 64-byte message of node 0, which has no parent slots (vanilla §3.2). */
 void create_label_native(const uint8_t replica_id[32], uint32_t layer, uint64_t node,
                          const uint8_t (*parents)[32], uint8_t out[32]);
 
