@@ -1,4 +1,7 @@
-/* Groth16 prover with the split start/finish API; contracts and formulas in groth16.h. */
+/* Groth16 prover with the split start/finish API; contracts and formulas in groth16.h.
+ * The witness queries A, B (G1 and G2) and L use the witness-aware MSM (msm_*_witness:
+ * zeros skipped, ones summed, small values in a short Pippenger); H, whose scalars are
+ * dense field elements, the plain one. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -61,14 +64,13 @@ static void free_abc(groth16_assignment_t *asg)
     asg->a = asg->b = asg->c = NULL;
 }
 
-/* out = sum over variables (density-filtered when bits != NULL) of w_i * bases. */
+/* out = sum over variables (density-filtered when bits != NULL) of w_i * bases, with the
+ * witness-aware MSM (most witness values are 0 or 1). */
 static cuzk_status msm_query_g1(g1_jac_t *out, const g1_affine_t *bases, size_t nbases, const uint64_t *bits,
                                 const uint64_t *w, size_t nvars, unsigned threads, cuzk_error *err)
 {
     msm_opts_t opts = {.threads = threads};
-    if (!bits)
-        return msm_g1(out, bases, w, nvars, &opts, err);
-    return msm_g1_density(out, bases, nbases, bits, w, nvars, &opts, err);
+    return msm_g1_witness(out, bases, nbases, bits, w, nvars, &opts, NULL, err);
 }
 
 static void jac_add_mul(g1_jac_t *acc, const g1_jac_t *p, const fr_t *k)
@@ -160,7 +162,7 @@ cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t
     p->s = *s;
 
     g1_jac_t l_sum, a_raw, b1_raw;
-    st = msm_g1(&l_sum, pp->l, wc + 4 * pp->n_inputs, pp->n_aux, &opts, err);
+    st = msm_query_g1(&l_sum, pp->l, pp->n_aux, NULL, wc + 4 * pp->n_inputs, pp->n_aux, threads, err);
     if (!st)
         st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, wc, nvars, threads, err);
     if (!st)
@@ -198,7 +200,7 @@ cuzk_status groth16_prove_finish(groth16_pending_t *p, unsigned threads, groth16
     const groth16_params_t *pp = p->params;
     g2_jac_t b;
     msm_opts_t opts = {.threads = threads};
-    cuzk_status st = msm_g2(&b, pp->b_g2, p->wb, p->n_b, &opts, err);
+    cuzk_status st = msm_g2_witness(&b, pp->b_g2, p->n_b, NULL, p->wb, p->n_b, &opts, NULL, err);
     if (!st) {
         /* B = beta_2 + B2_raw + s delta_2 */
         g2_jac_t d;

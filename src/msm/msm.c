@@ -39,3 +39,25 @@ cuzk_status msm_g2_density(g2_jac_t *out, const g2_affine_t *bases, size_t nbase
     return msm_run(&msm_group_g2, out, bases, sizeof *bases, nbases, n ? density : NULL,
                    scalars, n, opts, err);
 }
+
+cuzk_status msm_g1_witness(g1_jac_t *out, const g1_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err)
+{
+    if (!density && nbases != n)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "msm_g1_witness: no density but nbases = %zu != n = %zu", nbases, n);
+    return msm_run_witness(&msm_group_g1, out, bases, sizeof *bases, nbases, n ? density : NULL,
+                           scalars, n, opts, stats, err);
+}
+
+cuzk_status msm_g2_witness(g2_jac_t *out, const g2_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err)
+{
+    if (!density && nbases != n)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "msm_g2_witness: no density but nbases = %zu != n = %zu", nbases, n);
+    return msm_run_witness(&msm_group_g2, out, bases, sizeof *bases, nbases, n ? density : NULL,
+                           scalars, n, opts, stats, err);
+}

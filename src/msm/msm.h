@@ -119,4 +119,35 @@ cuzk_status msm_g2_density(g2_jac_t *out, const g2_affine_t *bases, size_t nbase
                            const uint64_t *density, const uint64_t *scalars, size_t n,
                            const msm_opts_t *opts, cuzk_error *err);
 
+/* How a witness-aware MSM split its pairs (pairs with a base at infinity count as zero). */
+typedef struct {
+    size_t zeros;        /* skipped: scalar 0 or base at infinity */
+    size_t ones;         /* scalar 1: summed with batch-affine additions */
+    size_t small;        /* 2 <= scalar < 2^small_bits: short Pippenger */
+    size_t full;         /* the rest: full-length Pippenger */
+    unsigned small_bits; /* chosen split; 0 when there is no short Pippenger */
+} msm_witness_stats_t;
+
+/* Witness-aware MSM: the same sum, contract, errors and (normalised, bit-identical)
+ * output as msm_g1_density (density may be NULL: then nbases must equal n and the MSM
+ * is dense, as msm_g1), computed after splitting the pairs by scalar size, for the
+ * witness queries of Groth16 where most values are 0 or 1 (boolean gadgets; reference
+ * filecoin-circuits.md §3.3):
+ *   - scalar 0 (or base at infinity): skipped;
+ *   - scalar 1: the bases are summed directly, with batch-affine additions into
+ *     2^(c-1) accumulators per range of points, no windows;
+ *   - 2 <= scalar < 2^t: a short Pippenger over ceil((t + 1) / c) windows;
+ *   - the rest: the full Pippenger of msm_g1.
+ * The split t (0 = no short part) minimises the planner's cost model (msm_plan) over
+ * the bit-length histogram of the scalars, taken in one pass before the sums. opts
+ * (threads, window_bits, chunks) applies to every part; `stats` (may be NULL) receives
+ * the split. Extra memory: that of the largest part, as msm_g1.
+ * Thread-safety and ownership as msm_g1. */
+cuzk_status msm_g1_witness(g1_jac_t *out, const g1_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
+cuzk_status msm_g2_witness(g2_jac_t *out, const g2_affine_t *bases, size_t nbases,
+                           const uint64_t *density, const uint64_t *scalars, size_t n,
+                           const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
+
 #endif

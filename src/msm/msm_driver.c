@@ -112,9 +112,9 @@ static size_t useful_pairs(const msm_group_t *group, const unsigned char *bases,
     return useful;
 }
 
-cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size_t base_size,
-                    size_t nbases, const uint64_t *density, const uint64_t *scalars, size_t n,
-                    const msm_opts_t *opts, cuzk_error *err)
+cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
+                             const uint64_t *density, const uint64_t *scalars, size_t n,
+                             cuzk_error *err)
 {
     if (!out)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "msm: out is NULL");
@@ -133,25 +133,31 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
         if (!scalar_below_r(scalars + MSM_SCALAR_LIMBS * i))
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "msm: scalars[%zu] >= r", i);
     }
-    if (nbases == 0) {
-        group->jac_set_infinity(out);
-        return CUZK_OK;
-    }
+    return CUZK_OK;
+}
 
-    size_t useful = useful_pairs(group, bases, base_size, density, scalars, n);
-    if (useful == 0) {
-        group->jac_set_infinity(out);
+cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
+                          size_t base_size, size_t nbases, const uint64_t *density,
+                          const uint64_t *scalars, size_t n, unsigned lo_bits,
+                          unsigned hi_bits, size_t useful, const msm_opts_t *opts,
+                          cuzk_error *err)
+{
+    group->jac_set_infinity(acc);
+    if (useful == 0 || nbases == 0)
         return CUZK_OK;
-    }
+    const int sum = lo_bits == 1 && hi_bits == 1;
     msm_plan_t plan;
-    msm_plan(&plan, group->id, useful, opts);
+    if (sum)
+        (void)msm_plan_sum(&plan, group->id, useful, opts);
+    else
+        (void)msm_plan_bits(&plan, group->id, useful, hi_bits, opts);
     const unsigned k = plan.chunks, c = plan.window_bits;
     const size_t nunits = (size_t)plan.windows * k;
     const size_t jac = group->jac_size;
 
     size_t *start = malloc(2 * (size_t)k * sizeof *start);
     msm_unit_t *units = malloc(nunits * sizeof *units);
-    unsigned char *results = malloc(nunits * jac + jac);
+    unsigned char *results = malloc(nunits * jac);
     pthread_t *tids = malloc((size_t)plan.threads * sizeof *tids);
     if (!start || !units || !results || !tids) {
         free(start);
@@ -177,6 +183,9 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
             u->density = density;
             u->bit0 = start[j];
             u->window = w;
+            u->lo_bits = lo_bits;
+            u->hi_bits = hi_bits;
+            u->max_digit = sum ? 1 : msm_window_max_digit_bits(c, w, hi_bits);
         }
     }
 
@@ -200,16 +209,30 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
         free(results);
         return cuzk_fail(err, CUZK_E_NOMEM, "msm: no memory for the buckets of c = %u", c);
     }
-    void *acc = results + nunits * jac;
-    group->jac_set_infinity(acc);
     for (unsigned w = plan.windows; w-- > 0;) {
-        for (unsigned i = 0; i < c; i++)
+        for (unsigned i = 0; i < c && w + 1 < plan.windows; i++)
             group->jac_dbl(acc, acc);
         for (unsigned j = 0; j < k; j++)
             group->jac_add(acc, acc, results + ((size_t)w * k + j) * jac);
     }
-    group->jac_normalize(acc);
-    memcpy(out, acc, jac);
     free(results);
+    return CUZK_OK;
+}
+
+cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size_t base_size,
+                    size_t nbases, const uint64_t *density, const uint64_t *scalars, size_t n,
+                    const msm_opts_t *opts, cuzk_error *err)
+{
+    cuzk_status st = msm_check_inputs(out, bases, nbases, density, scalars, n, err);
+    if (st)
+        return st;
+    size_t useful = nbases ? useful_pairs(group, bases, base_size, density, scalars, n) : 0;
+    msm_jac_any acc;
+    st = msm_run_phase(group, &acc, bases, base_size, nbases, density, scalars, n, 1, 255, useful,
+                       opts, err);
+    if (st)
+        return st;
+    group->jac_normalize(&acc);
+    memcpy(out, &acc, group->jac_size);
     return CUZK_OK;
 }

@@ -17,7 +17,11 @@
 /* One unit of work: window `window` (digits of bits [c*window - 1, c*window + c)) over a
  * range of `count` consecutive scalars. Dense: base j of the range is bases[j]. With a
  * density bitmap: scalar j of the range takes part iff bit (bit0 + j) of `density` is
- * set, and the k-th taking part uses bases[k]. */
+ * set, and the k-th taking part uses bases[k]. Only scalars whose bit length
+ * (msm_scalar_bits) lies in [lo_bits, hi_bits] are taken (the split by size of the
+ * witness-aware MSM; [1, 255] takes every scalar); their digits are at most
+ * `max_digit` in absolute value, a power of two: when it is below the 2^(c-1) buckets,
+ * each digit is spread over nb / max_digit buckets ("lanes"). */
 typedef struct {
     const void *bases;        /* first base of the range (g1_affine_t / g2_affine_t) */
     const uint64_t *scalars;  /* first scalar of the range, MSM_SCALAR_LIMBS limbs each */
@@ -25,6 +29,8 @@ typedef struct {
     const uint64_t *density;  /* NULL for a dense MSM */
     size_t bit0;              /* bit index of the range's first scalar in `density` */
     unsigned window;
+    unsigned lo_bits, hi_bits;
+    uint64_t max_digit;
 } msm_unit_t;
 
 /* Group operations used by the driver; `jac` points at a g1_jac_t / g2_jac_t. */
@@ -45,6 +51,12 @@ typedef struct {
     bool (*aff_is_inf)(const void *p);
 } msm_group_t;
 
+/* Storage for a Jacobian point of either group. */
+typedef union {
+    g1_jac_t g1;
+    g2_jac_t g2;
+} msm_jac_any;
+
 extern const msm_group_t msm_group_g1;
 extern const msm_group_t msm_group_g2;
 
@@ -52,6 +64,48 @@ extern const msm_group_t msm_group_g2;
 cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size_t base_size,
                     size_t nbases, const uint64_t *density, const uint64_t *scalars, size_t n,
                     const msm_opts_t *opts, cuzk_error *err);
+
+/* The witness-aware MSM over `group` (msm.h, msm_g1_witness); stats may be NULL. */
+cuzk_status msm_run_witness(const msm_group_t *group, void *out, const void *bases,
+                            size_t base_size, size_t nbases, const uint64_t *density,
+                            const uint64_t *scalars, size_t n, const msm_opts_t *opts,
+                            msm_witness_stats_t *stats, cuzk_error *err);
+
+/* Bit length of a 256-bit little-endian scalar: 0 for 0, 1 for 1, ..., 255 below r. */
+static inline unsigned msm_scalar_bits(const uint64_t s[MSM_SCALAR_LIMBS])
+{
+    for (int i = MSM_SCALAR_LIMBS - 1; i >= 0; i--)
+        if (s[i])
+            return 64 * (unsigned)i + 64 - (unsigned)__builtin_clzll(s[i]);
+    return 0;
+}
+
+/* Validation shared by both drivers: NULL pointers, density popcount == nbases, every
+ * scalar < r (the message names the first bad index). */
+cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
+                             const uint64_t *density, const uint64_t *scalars, size_t n,
+                             cuzk_error *err);
+
+/* One phase of an MSM: the Pippenger sum over the pairs whose scalar bit length lies in
+ * [lo_bits, hi_bits] (hi_bits <= 255), planned for `useful` such pairs, or, with
+ * lo_bits == hi_bits == 1, the plain sum of the bases whose scalar is 1 (batch-affine
+ * accumulators, no windows). Writes the sum to `acc` (Jacobian, any Z, not normalised).
+ * Errors: CUZK_E_NOMEM. */
+cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
+                          size_t base_size, size_t nbases, const uint64_t *density,
+                          const uint64_t *scalars, size_t n, unsigned lo_bits,
+                          unsigned hi_bits, size_t useful, const msm_opts_t *opts,
+                          cuzk_error *err);
+
+/* Plan of one Pippenger phase over scalars of at most `bits` bits (1..255): as msm_plan
+ * with ceil((bits + 1) / c) windows; returns the cost-model estimate (field
+ * multiplications) of the chosen plan, so callers can compare splits. */
+double msm_plan_bits(msm_plan_t *plan, msm_group_id group, size_t n, unsigned bits,
+                     const msm_opts_t *opts);
+
+/* Plan of a sum of n bases (scalars all 1): window_bits sets the 2^(c-1) accumulators
+ * per unit, chunks the point ranges (windows = 1); returns the cost estimate. */
+double msm_plan_sum(msm_plan_t *plan, msm_group_id group, size_t n, const msm_opts_t *opts);
 
 /* Signed Booth digit of window w (width c, 1 <= c <= 31) of a 256-bit little-endian
  * scalar: digit = bits[wc, wc+c) + bit[wc-1] - 2^c * bit[wc+c-1], in [-2^(c-1), 2^(c-1)].
@@ -97,16 +151,22 @@ static inline size_t msm_batch_cap(size_t nb)
     return cap;
 }
 
-/* Largest |digit| msm_booth_digit can return in window w for scalars < 2^255:
- * 2^(c-1) for every window but the top ones, where the digit is at most
- * 2^(255 - c*w) (the bits above 254 are zero); 0 above the scalar. */
-static inline uint64_t msm_window_max_digit(unsigned c, unsigned w)
+/* Largest |digit| msm_booth_digit can return in window w for scalars < 2^bits
+ * (1 <= bits <= 255): 2^(c-1) for every window but the top ones, where the digit is at
+ * most 2^(bits - c*w) (the bits above bits - 1 are zero); 0 above the scalar. */
+static inline uint64_t msm_window_max_digit_bits(unsigned c, unsigned w, unsigned bits)
 {
     uint64_t pos = (uint64_t)c * w;
-    if (pos > 255)
+    if (pos > bits)
         return 0;
-    unsigned top = 255 - (unsigned)pos;
+    unsigned top = bits - (unsigned)pos;
     return top >= c - 1 ? ((uint64_t)1 << (c - 1)) : ((uint64_t)1 << top);
+}
+
+/* msm_window_max_digit_bits for full scalars (< r < 2^255). */
+static inline uint64_t msm_window_max_digit(unsigned c, unsigned w)
+{
+    return msm_window_max_digit_bits(c, w, 255);
 }
 
 #endif

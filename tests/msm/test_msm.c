@@ -6,8 +6,10 @@
  * give bit-identical Jacobian outputs. Properties checked on the same inputs: the
  * density variant with all bits set equals the dense MSM; a density case equals the
  * dense MSM over all bases with the scalars of clear bits zeroed; for small n the MSM
- * equals the sum of g1_mul / g2_mul products. At least MIN_CASES cases must be read, so
- * a generator that stops early fails the test.
+ * equals the sum of g1_mul / g2_mul products; the witness-aware MSM (msm_*_witness,
+ * density and dense) equals the oracle and is bit-identical to msm_*_density, and over
+ * all cases it must have taken its ones, short and full paths. At least MIN_CASES cases
+ * must be read, so a generator that stops early fails the test.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +80,8 @@ static uint64_t *make_bitmap(const msm_case *c, size_t *nset)
 
 /* Checks of one case for group G (g1/g2); instantiated below for both groups. */
 #define DEFINE_CHECK_CASE(G, BASES)                                                          \
-    static void check_case_##G(const msm_case *c, const G##_affine_t *expect)                \
+    static void check_case_##G(const msm_case *c, const G##_affine_t *expect,                \
+                               msm_witness_stats_t *tally)                                   \
     {                                                                                        \
         size_t nset;                                                                         \
         uint64_t *bm = make_bitmap(c, &nset);                                                \
@@ -113,6 +116,23 @@ static uint64_t *make_bitmap(const msm_case *c, size_t *nset)
             CHECK(st == CUZK_OK, "%s plan %zu: dense status %d", c->name, p, (int)st);       \
             CHECK(memcmp(&dense, &out, sizeof out) == 0,                                     \
                   "%s plan %zu: dense MSM with zeroed scalars != density MSM", c->name, p);  \
+            msm_witness_stats_t ws;                                                          \
+            st = msm_##G##_witness(&out, compact, nset, bm, c->scalars, c->n, o, &ws, &err); \
+            CHECK(st == CUZK_OK, "%s plan %zu: witness status %d", c->name, p, (int)st);     \
+            G##_affine_from_jac(&a, &out);                                                   \
+            CHECK(G##_affine_eq(&a, expect), "%s plan %zu: witness MSM != oracle", c->name, p); \
+            CHECK(memcmp(&first, &out, sizeof out) == 0,                                     \
+                  "%s plan %zu: witness MSM not bit-identical to plan 0", c->name, p);       \
+            CHECK(ws.zeros + ws.ones + ws.small + ws.full == nset,                           \
+                  "%s plan %zu: witness split counts %zu pairs of %zu", c->name, p,          \
+                  ws.zeros + ws.ones + ws.small + ws.full, nset);                            \
+            tally->ones += ws.ones;                                                          \
+            tally->small += ws.small;                                                        \
+            tally->full += ws.full;                                                          \
+            st = msm_##G##_witness(&dense, c->BASES, c->n, NULL, zeroed, c->n, o, NULL, &err); \
+            CHECK(st == CUZK_OK && memcmp(&dense, &out, sizeof out) == 0,                    \
+                  "%s plan %zu: dense witness MSM with zeroed scalars != density MSM",       \
+                  c->name, p);                                                               \
         }                                                                                    \
         if (c->n <= 100) {                                                                   \
             G##_jac_t sum, t, pj;                                                            \
@@ -150,6 +170,7 @@ int main(void)
     char *t[MAX_TOKENS];
     msm_case c = {0};
     int in_case = 0, cases = 0, g2_cases = 0, density_cases = 0;
+    msm_witness_stats_t tally = {0};
 
     while (getline(&line, &cap, stdin) >= 0) {
         line_no++;
@@ -183,14 +204,14 @@ int main(void)
                 bool ok = parse_fp2(&e.x, t[1]) && parse_fp2(&e.y, t[2]);
                 CHECK(ok, "line %ld: bad expect", line_no);
                 if (ok)
-                    check_case_g2(&c, &e);
+                    check_case_g2(&c, &e, &tally);
                 g2_cases++;
             } else {
                 g1_affine_t e;
                 bool ok = parse_fp(&e.x, t[1]) && parse_fp(&e.y, t[2]);
                 CHECK(ok, "line %ld: bad expect", line_no);
                 if (ok)
-                    check_case_g1(&c, &e);
+                    check_case_g1(&c, &e, &tally);
             }
             density_cases += dens;
             cases++;
@@ -203,5 +224,9 @@ int main(void)
     free(line);
     CHECK(cases >= MIN_CASES && g2_cases >= 1 && density_cases >= 2,
           "only %d cases (%d G2, %d density) read", cases, g2_cases, density_cases);
+    /* the witness cases must have sent pairs down every path of the witness-aware MSM */
+    CHECK(tally.ones > 0 && tally.small > 0 && tally.full > 0,
+          "witness MSM paths not all taken: %zu ones, %zu small, %zu full", tally.ones,
+          tally.small, tally.full);
     return check_summary("test_msm");
 }

@@ -3,7 +3,8 @@
  *   - closed form: with bases [t0 + i*step]G (known discrete logs, msm_testdata.h) the
  *     MSM must equal [sum s_i t_i]G, computed with Fr arithmetic and one scalar
  *     multiplication; scalar patterns: random, boolean, all one, small, all equal, r-1;
- *     dense and density-filtered; G1 and G2; several plans (thread counts, windows,
+ *     dense and density-filtered, plain and witness-aware (whose split by scalar size
+ *     is checked against a count of its own); G1 and G2; several plans (thread counts, windows,
  *     chunks), so batches fill, stash, spares, overflow and top-window lanes are all
  *     exercised; bases all equal to +-P, so buckets and running sums double and cancel;
  *   - thread-count independence: bit-identical outputs for 1..4 threads and 1..3 chunks;
@@ -18,9 +19,10 @@
 #include "msm/msm_internal.h"
 #include "msm_testdata.h"
 
-enum { PAT_RANDOM, PAT_BOOLEAN, PAT_ONES, PAT_SMALL, PAT_EQUAL, PAT_R_MINUS_1, PAT_COUNT };
-static const char *const PAT_NAMES[PAT_COUNT] = {"random", "boolean", "ones",
-                                                  "small", "equal", "r-1"};
+enum { PAT_RANDOM, PAT_BOOLEAN, PAT_ONES, PAT_SMALL, PAT_EQUAL, PAT_R_MINUS_1, PAT_BOOL90,
+       PAT_MIXED, PAT_COUNT };
+static const char *const PAT_NAMES[PAT_COUNT] = {"random", "boolean", "ones",  "small",
+                                                  "equal",  "r-1",     "bool90", "mixed"};
 
 static void fill_scalars(uint64_t *s, size_t n, int pat, msm_rng *rng)
 {
@@ -35,6 +37,22 @@ static void fill_scalars(uint64_t *s, size_t n, int pat, msm_rng *rng)
         case PAT_ONES: d[0] = 1; break;
         case PAT_SMALL: d[0] = msm_rng_next(rng) & 0xffff; break;
         case PAT_EQUAL: memcpy(d, eq, 32); break;
+        case PAT_BOOL90: /* 90% zeros and ones, the rest random */
+            if (msm_rng_next(rng) % 10 == 0)
+                msm_rng_scalar(rng, d);
+            else
+                d[0] = msm_rng_next(rng) & 1;
+            break;
+        case PAT_MIXED: { /* every size class: 0, 1, 2..64 bits, random */
+            uint64_t roll = msm_rng_next(rng) % 8, bits = 2 + msm_rng_next(rng) % 63;
+            if (roll < 2)
+                d[0] = roll;
+            else if (roll < 6)
+                d[0] = (msm_rng_next(rng) >> (64 - bits)) | ((uint64_t)1 << (bits - 1));
+            else
+                msm_rng_scalar(rng, d);
+            break;
+        }
         default:
             memcpy(d, FR_MODULUS, 32);
             d[0] -= 1;
@@ -54,6 +72,31 @@ static uint64_t *random_density(size_t n, msm_rng *rng, size_t *nset)
         }
     }
     return bm;
+}
+
+/* The split of a dense witness-aware MSM: counts by scalar size (no base is at
+ * infinity here), and the pattern's expected classes. */
+static void check_split(const msm_witness_stats_t *ws, const uint64_t *s, size_t n, int pat)
+{
+    size_t want[4] = {0}; /* zeros, ones, small, full */
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *d = s + 4 * i;
+        unsigned bits = msm_scalar_bits(d);
+        want[bits <= 1 ? bits : bits <= ws->small_bits ? 2 : 3]++;
+    }
+    CHECK(ws->zeros == want[0] && ws->ones == want[1] && ws->small == want[2] &&
+              ws->full == want[3],
+          "%s: split %zu/%zu/%zu/%zu (t=%u), counted %zu/%zu/%zu/%zu", PAT_NAMES[pat],
+          ws->zeros, ws->ones, ws->small, ws->full, ws->small_bits, want[0], want[1], want[2],
+          want[3]);
+    if (pat == PAT_BOOLEAN || pat == PAT_ONES)
+        CHECK(ws->small == 0 && ws->full == 0, "%s: values above 1 in the split", PAT_NAMES[pat]);
+    if (pat == PAT_SMALL)
+        CHECK(ws->full == 0 && ws->small_bits >= 2 && ws->small_bits <= 16,
+              "16-bit scalars: split t=%u, %zu full", ws->small_bits, ws->full);
+    if (pat == PAT_RANDOM || pat == PAT_EQUAL || pat == PAT_R_MINUS_1)
+        CHECK(ws->small == 0, "%s: %zu full-size scalars in the short part", PAT_NAMES[pat],
+              ws->small);
 }
 
 static const msm_opts_t PLANS[] = {{1, 0, 0}, {2, 0, 0}, {3, 11, 2}, {2, 12, 0}, {4, 9, 3}};
@@ -88,6 +131,15 @@ static const msm_opts_t PLANS[] = {{1, 0, 0}, {2, 0, 0}, {3, 11, 2}, {2, 12, 0},
                 st = msm_##G##_density(&got, compact, nset, bm, s, n, &PLANS[p], &err);      \
                 CHECK(st == CUZK_OK && G##_jac_eq(&got, &want_d),                            \
                       #G " n=%zu %s plan %zu: density != closed form", n, PAT_NAMES[pat], p); \
+                msm_witness_stats_t ws;                                                      \
+                st = msm_##G##_witness(&got, all, n, NULL, s, n, &PLANS[p], &ws, &err);      \
+                CHECK(st == CUZK_OK && G##_jac_eq(&got, &want),                              \
+                      #G " n=%zu %s plan %zu: witness != closed form", n, PAT_NAMES[pat], p); \
+                check_split(&ws, s, n, pat);                                                 \
+                st = msm_##G##_witness(&got, compact, nset, bm, s, n, &PLANS[p], NULL, &err); \
+                CHECK(st == CUZK_OK && G##_jac_eq(&got, &want_d),                            \
+                      #G " n=%zu %s plan %zu: density witness != closed form", n,            \
+                      PAT_NAMES[pat], p);                                                    \
             }                                                                                \
         }                                                                                    \
         free(all);                                                                           \
@@ -153,6 +205,23 @@ static void equal_and_negated_bases(msm_rng *rng)
         CHECK(msm_g1(&got, b, s, n, &PLANS[p], NULL) == CUZK_OK && g1_jac_eq(&got, &want),
               "+-P bases plan %zu: MSM != closed form", p);
     }
+    /* the same bases with scalars 0 and 1 only: the sum of the ones doubles and cancels */
+    for (size_t i = 0; i < n; i++) {
+        memset(s + 4 * i, 0, 32);
+        s[4 * i] = i % 5 != 2;
+        fr_t f;
+        fr_from_u64(&f, s[4 * i]);
+        if (i & 1)
+            fr_neg(&f, &f);
+        fr_to_limbs(signed_s + 4 * i, &f);
+    }
+    msm_expected_log(&e, signed_s, n, NULL, &t0, &zero);
+    msm_g1_from_log(&want, &e);
+    for (size_t p = 0; p < NPLANS; p++) {
+        CHECK(msm_g1_witness(&got, b, n, NULL, s, n, &PLANS[p], NULL, NULL) == CUZK_OK &&
+                  g1_jac_eq(&got, &want),
+              "+-P bases, boolean scalars, plan %zu: witness MSM != closed form", p);
+    }
     free(b);
     free(s);
     free(signed_s);
@@ -191,6 +260,35 @@ static void booth_digits(msm_rng *rng)
             }
             CHECK(fr_eq(&acc, &want) && in_range, "booth c=%u trial %d: digits do not recombine",
                   c, trial);
+        }
+        /* short scalars (the witness-aware MSM's short part): s < 2^bits needs only
+         * ceil((bits + 1) / c) windows, digits within msm_window_max_digit_bits */
+        unsigned bits = 2 + (unsigned)(msm_rng_next(rng) % 100);
+        uint64_t t[4] = {0};
+        for (unsigned i = 0; i + 1 < bits; i++)
+            t[i / 64] |= (msm_rng_next(rng) & 1) << (i % 64);
+        t[(bits - 1) / 64] |= (uint64_t)1 << ((bits - 1) % 64);
+        fr_from_limbs(&want, t);
+        for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
+            unsigned windows = (bits + c) / c;
+            fr_from_u64(&two_c, (uint64_t)1 << c);
+            acc = FR_ZERO;
+            pw = FR_ONE;
+            bool in_range = true;
+            for (unsigned w = 0; w < windows; w++) {
+                int32_t dig = msm_booth_digit(t, w, c);
+                uint64_t mag = dig < 0 ? (uint64_t)-(int64_t)dig : (uint64_t)dig;
+                in_range &= mag <= msm_window_max_digit_bits(c, w, bits);
+                fr_from_u64(&d, mag);
+                fr_mul(&d, &d, &pw);
+                if (dig < 0)
+                    fr_sub(&acc, &acc, &d);
+                else
+                    fr_add(&acc, &acc, &d);
+                fr_mul(&pw, &pw, &two_c);
+            }
+            CHECK(fr_eq(&acc, &want) && in_range,
+                  "booth c=%u bits=%u trial %d: short digits do not recombine", c, bits, trial);
         }
     }
 }
@@ -261,6 +359,28 @@ static void errors_and_empty(void)
     g2_jac_t out2;
     CHECK(msm_g2(&out2, NULL, NULL, 0, NULL, &err) == CUZK_OK && g2_jac_is_infinity(&out2),
           "g2 n = 0 is not infinity");
+
+    /* witness-aware MSM: the same validation, and a dense call needs nbases == n */
+    out = sentinel;
+    memcpy(s + 4 * 5, FR_MODULUS, 32);
+    CHECK(msm_g1_witness(&out, b, 8, NULL, s, 8, NULL, NULL, &err) == CUZK_E_INVALID_ARG &&
+              strstr(err.msg, "scalars[5]") && memcmp(&out, &sentinel, sizeof out) == 0,
+          "witness MSM: scalar == r accepted or out touched (%s)", err.msg);
+    memset(s, 0, sizeof s);
+    CHECK(msm_g1_witness(&out, b, 7, NULL, s, 8, NULL, NULL, &err) == CUZK_E_INVALID_ARG,
+          "witness MSM: dense with nbases != n accepted");
+    bm = 0x0f;
+    CHECK(msm_g1_witness(&out, b, 5, &bm, s, 8, NULL, NULL, &err) == CUZK_E_INVALID_ARG,
+          "witness MSM: density count mismatch accepted");
+    out = sentinel;
+    CHECK(msm_g2_witness(&out2, NULL, 0, NULL, NULL, 0, NULL, NULL, &err) == CUZK_OK &&
+              g2_jac_is_infinity(&out2),
+          "witness MSM: g2 n = 0 is not infinity");
+    s[0] = 1;
+    msm_witness_stats_t ws;
+    CHECK(msm_g1_witness(&out, b, 8, NULL, s, 8, NULL, &ws, &err) == CUZK_OK &&
+              g1_jac_eq(&out, &sentinel) && ws.ones == 1 && ws.zeros == 7,
+          "witness MSM: a single one is not the base");
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 // are [k]G for random k, with infinity, repeated and negated bases mixed in; scalars
 // are random below r with the edge values 0, 1, 2, r-1, r-2 and powers of two mixed in.
 // The expected sum is computed naively as sum of P.multiplyUnsafe(s), not with an MSM.
+// The last cases (witness_*) are shaped like Groth16 witnesses: mostly 0 and 1.
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { Rng, parseArgs } from './rng.mjs';
 import { Out, fpHex, fp2Hex, frHex } from './encode.mjs';
@@ -111,5 +112,36 @@ dense('g2', 'random_3', 3);
   const n = 40;
   const bits = Array.from({ length: n }, () => rng.int(2));
   emitCase('g2', 'density_40', makeBases(G2, n, true), makeScalars(n, true), bits);
+}
+// Witness-shaped cases for the witness-aware MSM (mostly 0 and 1, some small values,
+// a few full-size ones), appended last so the cases above keep their values.
+function witnessScalars(n, pZero, pOne, pSmall, smallBits) {
+  const scalars = [];
+  for (let i = 0; i < n; i++) {
+    const u = rng.int(1000) / 1000;
+    if (u < pZero) scalars.push(0n);
+    else if (u < pZero + pOne) scalars.push(1n);
+    else if (u < pZero + pOne + pSmall) {
+      const bits = 2 + rng.int(smallBits - 1); // bit length 2 .. smallBits
+      scalars.push((1n << BigInt(bits - 1)) | rng.below(1n << BigInt(bits - 1)));
+    } else scalars.push(rng.below(r));
+  }
+  return scalars;
+}
+{
+  emitCase('g1', 'witness_bool90', makeBases(G1, 1000, true), witnessScalars(1000, 0.45, 0.45, 0.05, 16),
+           ones(1000));
+  emitCase('g1', 'witness_small', makeBases(G1, 300, true), witnessScalars(300, 0.1, 0.1, 0.75, 8), ones(300));
+  emitCase('g1', 'witness_small64', makeBases(G1, 300, true), witnessScalars(300, 0.1, 0.1, 0.75, 64),
+           ones(300));
+  // Ones on one base and its negation: the sum's accumulators double and cancel.
+  const P = randPoint(G1);
+  const pm = Array.from({ length: 200 }, () => (rng.int(3) === 0 ? P.negate() : P));
+  emitCase('g1', 'witness_ones_pm', pm, new Array(200).fill(1n), ones(200));
+  const n = 600;
+  const bits = Array.from({ length: n }, () => (rng.int(4) === 0 ? 0 : 1));
+  emitCase('g1', 'witness_density', makeBases(G1, n, true), witnessScalars(n, 0.4, 0.4, 0.1, 32), bits);
+  emitCase('g2', 'witness_bool90', makeBases(G2, 120, true), witnessScalars(120, 0.45, 0.45, 0.05, 16),
+           ones(120));
 }
 out.flush();
