@@ -89,4 +89,40 @@ cuzk_status fc_porep_c1_check_shape(const fc_porep_circuit_params *cp, const fc_
 cuzk_status fc_porep_synthesize(cs_t *cs, const fc_porep_circuit_params *cp, const fc_c1_output *c1,
                                 uint32_t partition, cuzk_error *err);
 
+/* The public inputs of partition `partition` (§6.5), ONE excluded, derived only from the
+ * C1's replica_id, comm_d, comm_r and seed, the registered proof's graph (graph.h) and its
+ * challenge rule (challenges.h: interactive from seed, non-interactive from comm_r,
+ * synthetic from both) — never from the vanilla proofs. out must hold cap >= 3 + 18 C
+ * values (Montgomery Fr); *n receives the count.
+ * Errors: CUZK_E_INVALID_ARG (no registered proof, partition out of range, cap too small),
+ * CUZK_E_FIELD_NONCANONICAL (replica_id / comm_d / comm_r >= r), challenge derivation
+ * errors. */
+cuzk_status fc_porep_public_inputs(const fc_c1_output *c1, uint32_t partition, fr_t *out, size_t cap, size_t *n,
+                                   cuzk_error *err);
+
+/* The challenged nodes of partition `partition` (out_challenges: C values, derivation order)
+ * and their 14 parents (6 DRG then 8 expander, graph order), for the C1's registered proof.
+ * out_parents may be NULL. Errors as fc_porep_public_inputs. */
+cuzk_status fc_porep_partition_nodes(const fc_c1_output *c1, uint32_t partition, uint64_t *out_challenges,
+                                     uint32_t (*out_parents)[FC_POREP_PARENTS], cuzk_error *err);
+
+/* Semantic validation of a parsed C1 before any synthesis (filecoin-circuits.md §7 end,
+ * filecoin-vanilla.md §7.3, cuzk-reference.md §2.2): a registered proof is set; every
+ * 32-byte field element is canonical; comm_d, comm_r and seed are not all zero; the proof
+ * count is partitions x challenges of the registered proof; replica_id is the one
+ * prover_id, sector_id, ticket, comm_d and porep_id give (when the C1 carries prover and
+ * sector); per challenge (nodes from replica_id, seed / comm_r, the graph and the challenge
+ * rule): every path has its tree's shape and hashes to its root, comm_d proof roots equal
+ * comm_d, every comm_r_last root and every column root equals the first proof's, and
+ * Poseidon_2(comm_c, comm_r_last) = comm_r; each path's index is the challenge or the
+ * parent, each column.index is that node number, each column hashes to its tree-C leaf,
+ * the labels c_x.rows recompute from the parent columns (create_label), the tree-R leaf is
+ * label_L + data leaf, and the labeling / encoding proofs are the challenge's (layer, node,
+ * the 37 parent slots taken from the columns).
+ * Errors: CUZK_E_VERIFY_FAILED (inconsistent: message names the field as a JSON path such
+ * as "vanilla_proofs[0][1].replica_column_proofs.drg_parents[3].column.index" with the
+ * expected and the actual value), CUZK_E_FIELD_NONCANONICAL (value named likewise),
+ * CUZK_E_INVALID_ARG (counts or shapes), CUZK_E_INTERNAL (libcrypto). */
+cuzk_status fc_c1_validate(const fc_c1_output *c1, cuzk_error *err);
+
 #endif
