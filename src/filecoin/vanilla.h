@@ -102,8 +102,11 @@ typedef enum {
  * the field. */
 cuzk_status fc_c1_check_shape(const fc_c1_output *c1, cuzk_error *err);
 
-/* Detect the form from the first bytes (JSON object with "Phase1Out" -> envelope, other
- * JSON -> JSON, u32 0 then a seal id -> C2Input, else bare bincode). */
+/* Detect the form from the first bytes: a JSON object with one of the envelope keys
+ * "Phase1Out", "SectorNum", "SectorSize" in its first 4 KiB -> envelope, other JSON -> JSON;
+ * u32 0, a seal id and that id's vanilla variant -> C2Input (a bare output has its partition
+ * count, >= 1, where the variant would be), else bare bincode. Never fails; the reader of the
+ * detected form validates. */
 fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len);
 
 /* Parse a C1 output in the given form (or detected with fc_c1_detect when `auto_detect`).
