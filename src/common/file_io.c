@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,22 +16,43 @@
 
 #define WRITE_BUFFER_BYTES (1u << 20)
 
+/* What a non-regular file is, for messages. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO or pipe" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+           : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* open(2) for reading that never blocks (a FIFO without a writer would block a plain
+ * open forever), then fstat. Returns the descriptor, or -1 with *err filled. */
+static int open_input(const char *path, struct stat *st, cuzk_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        cuzk_fail(err, CUZK_E_IO, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
+        int e = errno;
+        close(fd);
+        cuzk_fail(err, CUZK_E_IO, "%s: cannot stat: %s", path, strerror(e));
+        return -1;
+    }
+    return fd;
+}
+
 cuzk_status cuzk_file_map(cuzk_mapped_file *f, const char *path, cuzk_error *err)
 {
     f->data = NULL;
     f->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cuzk_fail(err, CUZK_E_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return cuzk_fail(err, CUZK_E_IO, "%s: cannot stat: %s", path, strerror(e));
-    }
+    int fd = open_input(path, &st, err);
+    if (fd < 0)
+        return CUZK_E_IO; /* open_input filled err */
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return cuzk_fail(err, CUZK_E_IO, "%s: not a regular file", path);
+        return cuzk_fail(err, CUZK_E_IO, "%s: not a regular file (%s); this format is read from a regular file",
+                         path, file_kind(st.st_mode));
     }
     if (st.st_size == 0) {
         close(fd);
@@ -42,6 +66,69 @@ cuzk_status cuzk_file_map(cuzk_mapped_file *f, const char *path, cuzk_error *err
                          strerror(e));
     f->data = m;
     f->len = (size_t)st.st_size;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_file_read(const char *path, size_t max_bytes, bool allow_stream, char **out, size_t *len,
+                           cuzk_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    struct stat st;
+    int fd = open_input(path, &st, err);
+    if (fd < 0)
+        return CUZK_E_IO; /* open_input filled err */
+    bool stream = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !(stream && allow_stream)) {
+        close(fd);
+        return cuzk_fail(err, CUZK_E_IO, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+    }
+    if (!stream && (uint64_t)st.st_size > max_bytes) {
+        close(fd);
+        return cuzk_fail(err, CUZK_E_FORMAT, "%s: %lld bytes, more than the limit of %zu bytes", path,
+                         (long long)st.st_size, max_bytes);
+    }
+    /* Blocking reads from here on: a pipe's writer may be slower than us. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+        int e = errno;
+        close(fd);
+        return cuzk_fail(err, CUZK_E_IO, "%s: fcntl: %s", path, strerror(e));
+    }
+    size_t cap = stream ? 65536 : (size_t)st.st_size + 2, n = 0; /* + NUL + the read that sees EOF */
+    char *buf = malloc(cap);
+    cuzk_status rc = buf ? CUZK_OK : cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
+    while (!rc) {
+        if (n + 1 == cap) {
+            size_t ncap = cap > max_bytes / 2 ? max_bytes + 2 : cap * 2;
+            char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nb) {
+                rc = cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = cuzk_fail(err, CUZK_E_IO, "%s: read: %s", path, strerror(errno));
+        else if (r == 0)
+            break;
+        else if ((n += (size_t)r) > max_bytes)
+            rc = cuzk_fail(err, CUZK_E_FORMAT, "%s: more than the limit of %zu bytes", path, max_bytes);
+    }
+    close(fd);
+    if (!rc && n == 0 && S_ISFIFO(st.st_mode))
+        rc = cuzk_fail(err, CUZK_E_IO, "%s: nothing to read from a FIFO or pipe (no process writes to it)", path);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
     return CUZK_OK;
 }
 
@@ -139,11 +226,72 @@ static cuzk_status resolve_target(const char *path, char **out, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* Temporary files being written, for the signal handler of cuzk_write_cleanup_on_signals.
+ * A slot owns a copy of the name; whoever exchanges it out (deregistration or the handler)
+ * owns it then, so the handler never sees freed memory. Full slots just go untracked. */
+#define LIVE_TMP_SLOTS 16
+static _Atomic(char *) live_tmp[LIVE_TMP_SLOTS];
+static const int CLEANUP_SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Track `tmp`; returns the slot or -1 (untracked). */
+static int live_add(const char *tmp)
+{
+    char *copy = strdup(tmp);
+    for (int i = 0; copy && i < LIVE_TMP_SLOTS; i++) {
+        char *expected = NULL;
+        if (atomic_compare_exchange_strong(&live_tmp[i], &expected, copy))
+            return i;
+    }
+    free(copy);
+    return -1;
+}
+
+static void live_remove(int slot)
+{
+    if (slot >= 0)
+        free(atomic_exchange(&live_tmp[slot], NULL));
+}
+
+static void cleanup_handler(int sig)
+{
+    for (int i = 0; i < LIVE_TMP_SLOTS; i++) {
+        char *p = atomic_exchange(&live_tmp[i], NULL);
+        if (p)
+            unlink(p); /* async-signal-safe; p is left to the exiting process */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cuzk_write_cleanup_on_signals(void)
+{
+    for (size_t i = 0; i < sizeof CLEANUP_SIGNALS / sizeof CLEANUP_SIGNALS[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(CLEANUP_SIGNALS[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+            continue; /* keep an ignored signal (nohup) or someone else's handler */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = cleanup_handler;
+        sigemptyset(&sa.sa_mask);
+        sigaction(CLEANUP_SIGNALS[i], &sa, NULL);
+    }
+}
+
+/* Block the cleanup signals in this thread (between creating and tracking a file). */
+static void block_cleanup_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof CLEANUP_SIGNALS / sizeof CLEANUP_SIGNALS[0]; i++)
+        sigaddset(&set, CLEANUP_SIGNALS[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
 cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
                              const void *ctx, cuzk_error *err)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     sf->path = sf->tmp = NULL;
+    sf->slot = -1;
     char *target;
     cuzk_status st = resolve_target(path, &target, err);
     if (st)
@@ -156,15 +304,19 @@ cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)
     }
     memcpy(tmp, target, plen);
     memcpy(tmp + plen, suffix, sizeof suffix);
+    sigset_t old_mask;
+    block_cleanup_signals(&old_mask);
     int fd = mkstemp(tmp);
+    int e = errno;
+    int slot = fd >= 0 ? live_add(tmp) : -1;
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (fd < 0) {
-        int e = errno;
         free(tmp);
         free(target);
         return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", path, strerror(e));
     }
     const char *what = "chmod of the temporary file";
-    int e = 0;
+    e = 0;
     if (fchmod(fd, target_mode(target)) != 0) {
         e = last_errno();
         close(fd);
@@ -173,12 +325,14 @@ cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)
     }
     if (e) {
         unlink(tmp);
+        live_remove(slot);
         free(tmp);
         free(target);
         return cuzk_fail(err, CUZK_E_IO, "%s: %s: %s", path, what, strerror(e));
     }
     sf->path = target;
     sf->tmp = tmp;
+    sf->slot = slot;
     return CUZK_OK;
 }
 
@@ -191,19 +345,24 @@ cuzk_status cuzk_write_commit(cuzk_staged_file *sf, cuzk_error *err)
     } else {
         sync_dir(sf->path);
     }
+    live_remove(sf->slot);
     free(sf->tmp);
     free(sf->path);
     sf->tmp = sf->path = NULL;
+    sf->slot = -1;
     return st;
 }
 
 void cuzk_write_abort(cuzk_staged_file *sf)
 {
-    if (sf->tmp)
+    if (sf->tmp) {
         unlink(sf->tmp);
+        live_remove(sf->slot);
+    }
     free(sf->tmp);
     free(sf->path);
     sf->tmp = sf->path = NULL;
+    sf->slot = -1;
 }
 
 cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,

@@ -25,12 +25,27 @@ typedef struct {
     size_t len;
 } cuzk_mapped_file;
 
-/* Map the whole of `path` read-only. On success *f holds the mapping; on error *f is
- * {NULL, 0}. Errors: CUZK_E_IO (open, fstat, mmap, or not a regular file; the message
- * names the path and gives strerror), CUZK_E_FORMAT (the file is empty: "<path>: the file
- * is empty (0 bytes at offset 0)", the same class the in-memory readers give a zero-length
- * buffer). */
+/* Map the whole of `path` read-only. The file is opened with O_NONBLOCK, so a FIFO with no
+ * writer is refused at once instead of blocking open(2) forever. On success *f holds the
+ * mapping; on error *f is {NULL, 0}. Errors: CUZK_E_IO (open, fstat, mmap, or not a regular
+ * file: "<path>: not a regular file (a FIFO or pipe); ..."; the message names the path and
+ * gives strerror), CUZK_E_FORMAT (the file is empty: "<path>: the file is empty (0 bytes at
+ * offset 0)", the same class the in-memory readers give a zero-length buffer). */
 cuzk_status cuzk_file_map(cuzk_mapped_file *f, const char *path, cuzk_error *err);
+
+/* Read the whole of `path` into a malloc'ed buffer *out (caller frees), NUL-terminated;
+ * *len counts the bytes without the NUL. The open never blocks (O_NONBLOCK), then reads
+ * block. A regular file is read whole. A FIFO, pipe (bash's <(cmd), /dev/stdin) or
+ * character device (/dev/null) is read to its end when allow_stream, else refused; a FIFO
+ * or pipe that gives no byte (no process holds it open for writing) is CUZK_E_IO. Anything
+ * else (directory, block device, socket) is refused.
+ * max_bytes (< SIZE_MAX / 2) bounds what is read and allocated.
+ * Errors: CUZK_E_IO ("<path>: cannot open: <strerror>", "<path>: not a regular file (a
+ * FIFO or pipe)", "<path>: nothing to read from a FIFO or pipe ...", read errors),
+ * CUZK_E_FORMAT ("<path>: ... more than the limit of N bytes"), CUZK_E_NOMEM. On error
+ * *out is NULL and *len 0. */
+cuzk_status cuzk_file_read(const char *path, size_t max_bytes, bool allow_stream, char **out, size_t *len,
+                           cuzk_error *err);
 
 /* Unmap f (from cuzk_file_map) and set it to {NULL, 0}. {NULL, 0} is a no-op. */
 void cuzk_file_unmap(cuzk_mapped_file *f);
@@ -60,12 +75,23 @@ cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const voi
 typedef struct {
     char *path; /* the file to replace */
     char *tmp;  /* the staged temporary file */
+    int slot;   /* internal: its entry for cuzk_write_cleanup_on_signals, -1 = none */
 } cuzk_staged_file;
 
 cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
                              const void *ctx, cuzk_error *err);
 cuzk_status cuzk_write_commit(cuzk_staged_file *sf, cuzk_error *err);
 void cuzk_write_abort(cuzk_staged_file *sf);
+
+/* For programs that write outputs with the functions above (the `cuzk` CLI): install
+ * handlers for SIGINT, SIGTERM and SIGHUP that remove every temporary file being written or
+ * staged (".tmp.XXXXXX", up to 16 at once), then die of the same signal with its default
+ * action, so an interrupted write leaves nothing behind. Signals that are ignored or
+ * already have a handler are left alone; a later sigaction (e.g. the daemon's own
+ * handlers) replaces these. Call once, from the main thread, before starting threads.
+ * The handler uses only async-signal-safe calls (unlink, signal, raise). Source: POSIX
+ * signal-safety(7); the usual "clean up, then re-raise" idiom. */
+void cuzk_write_cleanup_on_signals(void);
 
 /* Canonical absolute form of a path that may not exist yet (realpath of the file, or of
  * its directory plus the last component); malloc'ed, NULL if the directory does not

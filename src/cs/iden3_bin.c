@@ -103,6 +103,10 @@ static const struct {
     {"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", "BLS12-381 r"},
     {"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", "BN254 (bn128) r"},
     {"12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001", "BLS12-377 r"},
+    /* base fields, as in a .zkey's groth16 header (n8q, q) */
+    {"1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
+     "BLS12-381 q"},
+    {"30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", "BN254 (bn128) q"},
     {"ffffffff00000001", "Goldilocks"},
 };
 

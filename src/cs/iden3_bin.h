@@ -97,8 +97,9 @@ static inline int iden3_limbs_cmp(const uint64_t *a, const uint64_t *b, size_t n
 void iden3_error_prefix(cuzk_error *err, const char *path);
 
 /* Describe a prime given as `n8` little-endian bytes for error messages: writes the curve
- * name when known ("BLS12-381 r", "BN254 (bn128) r", ...) plus the value in hex into
- * out (cap bytes, NUL-terminated). */
+ * name when known (scalar fields "BLS12-381 r", "BN254 (bn128) r", "BLS12-377 r",
+ * "Goldilocks"; base fields "BLS12-381 q", "BN254 (bn128) q") plus the value in hex into
+ * out (cap bytes, NUL-terminated); otherwise the hex and "(not a known curve order)". */
 void iden3_describe_prime(char *out, size_t cap, const uint8_t *prime, size_t n8);
 
 #endif

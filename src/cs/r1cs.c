@@ -147,11 +147,16 @@ static cuzk_status walk_constraints(r1cs_t *r, const uint8_t *buf, const iden3_s
             m[k]->row_ptr[i + 1] = w[k];
         }
     }
+    if (pos != end && r->n_constraints == 0)
+        return cuzk_fail(err, CUZK_E_FORMAT,
+                         WHAT ": constraints section has %llu bytes but the header declares no "
+                         "constraints (offset %llu)",
+                         (unsigned long long)(end - pos), (unsigned long long)pos);
     if (pos != end)
         return cuzk_fail(err, CUZK_E_FORMAT,
-                         WHAT ": constraints section has %llu bytes after constraint %u "
-                         "(offset %llu)",
-                         (unsigned long long)(end - pos), r->n_constraints,
+                         WHAT ": constraints section has %llu bytes after its last constraint "
+                         "(constraint %u of nConstraints %u ends at offset %llu)",
+                         (unsigned long long)(end - pos), r->n_constraints - 1, r->n_constraints,
                          (unsigned long long)pos);
     return CUZK_OK;
 }

@@ -23,6 +23,7 @@
 
 #include "common/status.h"
 #include "cs/cs.h"
+#include "field/fr.h"
 
 /* A parsed .r1cs. Matrices a, b, c are CSR (cs.h): rows = n_constraints (row i is
  * constraint i of the file; no extra input rows), cols = n_wires, columns sorted ascending
@@ -52,6 +53,18 @@ cuzk_status r1cs_read_mem(r1cs_t *out, const uint8_t *buf, size_t len, cuzk_erro
 /* r1cs_read_mem on a file (mapped read-only); messages are prefixed with the path.
  * Additional error: CUZK_E_IO. */
 cuzk_status r1cs_read_file(r1cs_t *out, const char *path, cuzk_error *err);
+
+/* Check a witness against the circuit: (A_i . w) * (B_i . w) == C_i . w for every
+ * constraint i, in file order. w: n_w Montgomery fr_t, ONE first (as in .wtns files);
+ * n_w must equal n_wires. SpMV on `threads` threads (0 = all CPUs, cs/spmv.h); memory
+ * 3 * n_constraints fr_t. Returns CUZK_OK when every constraint holds. Errors:
+ * CUZK_E_INVALID_ARG with *first_bad = the first failing constraint and the message "the
+ * witness does not satisfy the circuit: constraint i of n fails (A.w * B.w != C.w)", or
+ * with *first_bad = UINT32_MAX for a wire-count mismatch; CUZK_E_NOMEM. Read-only on r
+ * and w; thread-safe. Source: the R1CS definition (iden3 r1csfile format, snarkjs
+ * src/wtns_check.js does the same check). */
+cuzk_status r1cs_check_witness(const r1cs_t *r, const fr_t *w, uint64_t n_w, unsigned threads, uint32_t *first_bad,
+                               cuzk_error *err);
 
 /* Release everything owned by r (safe on a zeroed struct). */
 void r1cs_free(r1cs_t *r);

@@ -52,6 +52,10 @@ static cuzk_status por(cs_t *cs, const circuit_params *k, uint64_t seed, cuzk_er
         (st = circuit_params_u64(k, "sub", 0, &sub, err)) || (st = circuit_params_u64(k, "top", 0, &top, err)) ||
         (st = circuit_params_u64(k, "leaves", 64, &leaves, err)))
         return st;
+    /* 0 means "not given" below; an explicit arity=0 or base=0 is no tree. */
+    if ((circuit_params_get(k, "arity") && !arity) || (circuit_params_get(k, "base") && !base))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameter %s=0: a tree arity is 2, 4, 8 or 16",
+                         circuit_params_get(k, "arity") && !arity ? "arity" : "base");
     if (arity && base && arity != base)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "parameters arity=%llu and base=%llu differ",
                          (unsigned long long)arity, (unsigned long long)base);

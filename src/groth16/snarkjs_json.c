@@ -229,14 +229,25 @@ static cuzk_status parse_g2(ctx_t *c, g2_affine_t *p, json_t *j, const char *fie
     return CUZK_OK;
 }
 
+/* Read and parse a JSON file: a regular file or a pipe (e.g. bash's <(cat x.json)), never
+ * blocking on a FIFO without a writer (cuzk_file_read). */
 static cuzk_status load(ctx_t *c, json_t **out)
 {
+    char *text;
+    size_t len;
+    *out = NULL;
+    cuzk_status st = cuzk_file_read(c->path, SNARKJS_JSON_MAX_BYTES, true, &text, &len, c->err);
+    if (st)
+        return st;
+    if (len == 0) {
+        free(text);
+        return cuzk_fail(c->err, CUZK_E_FORMAT, "%s: no JSON: the input is empty", c->path);
+    }
     json_error_t je;
-    *out = json_load_file(c->path, JSON_REJECT_DUPLICATES, &je);
+    *out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
     if (*out)
         return CUZK_OK;
-    if (je.line < 0 || strstr(je.text, "unable to open"))
-        return cuzk_fail(c->err, CUZK_E_IO, "%s: %s", c->path, je.text);
     return cuzk_fail(c->err, CUZK_E_FORMAT, "%s: malformed JSON at line %d column %d: %s", c->path, je.line,
                      je.column, je.text);
 }

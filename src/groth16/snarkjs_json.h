@@ -15,12 +15,18 @@
  * CUZK_E_FORMAT (malformed JSON, missing key, wrong shape, a number that is not a decimal
  * string), CUZK_E_FIELD_NONCANONICAL (>= p or >= r), CUZK_E_POINT_NOT_ON_CURVE,
  * CUZK_E_POINT_NOT_IN_SUBGROUP, CUZK_E_UNSUPPORTED (protocol other than groth16, curve
- * other than bls12381), CUZK_E_IO. Writers replace the file atomically (temp + rename).
+ * other than bls12381), CUZK_E_IO. Inputs may be regular files or pipes (bash's <(cmd));
+ * a FIFO with no writer reads as empty (CUZK_E_FORMAT) instead of blocking; a file over
+ * SNARKJS_JSON_MAX_BYTES is CUZK_E_FORMAT (common/file_io.h cuzk_file_read). Writers
+ * replace the file atomically (temp + rename).
  */
 #ifndef CUZK_GROTH16_SNARKJS_JSON_H
 #define CUZK_GROTH16_SNARKJS_JSON_H
 
 #include "groth16/groth16.h"
+
+/* Largest JSON input read (256 MiB: a vk.json of about a million public inputs). */
+#define SNARKJS_JSON_MAX_BYTES ((size_t)256 << 20)
 
 cuzk_status snarkjs_write_proof(const char *path, const groth16_proof_t *proof, cuzk_error *err);
 cuzk_status snarkjs_read_proof(const char *path, groth16_proof_t *proof, cuzk_error *err);

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "common/file_io.h"
 #include "engine/budget.h"
 #include "engine/engine.h"
 #include "server/toml.h"
@@ -329,18 +331,10 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
     return bad(err, path, it, "internal: unhandled key type");
 }
 
+/* One key of a [[circuits]] entry; cfg->circuits already has room for it->index. */
 static cuzk_status apply_circuit(cuzk_server_config *cfg, const toml_item *it, const char *path, cuzk_error *err)
 {
     cuzk_status st;
-    if ((size_t)it->index >= cfg->n_circuits) {
-        cuzk_circuit_config *nc = realloc(cfg->circuits, (size_t)(it->index + 1) * sizeof *nc);
-        if (!nc)
-            return cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
-        for (size_t i = cfg->n_circuits; i <= (size_t)it->index; i++)
-            memset(&nc[i], 0, sizeof nc[i]);
-        cfg->circuits = nc;
-        cfg->n_circuits = (size_t)it->index + 1;
-    }
     cuzk_circuit_config *c = &cfg->circuits[it->index];
     char **field = !strcmp(it->key, "name") ? &c->name
                    : !strcmp(it->key, "r1cs") ? &c->r1cs
@@ -358,11 +352,47 @@ static cuzk_status apply_circuit(cuzk_server_config *cfg, const toml_item *it, c
         for (const char *s = it->value.str; *s; s++)
             if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
                 return bad(err, path, it, "use only letters, digits, '-', '_' and '.'");
-        for (size_t i = 0; i < cfg->n_circuits; i++)
-            if (i != (size_t)it->index && cfg->circuits[i].name && !strcmp(cfg->circuits[i].name, it->value.str))
-                return bad(err, path, it, "duplicate circuit name");
     }
     return cuzk_config_set_string(field, it->value.str, err);
+}
+
+typedef struct {
+    const char *name;
+    size_t index;
+} named_index;
+
+static int by_name(const void *a, const void *b)
+{
+    const named_index *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Duplicate names among the named circuits in O(n log n) (sorted by name, then index). The later
+ * entry of a pair is the one from this document (earlier documents were checked when
+ * applied): its `name` key's line is name_line[index - first]. */
+static cuzk_status check_duplicate_names(const cuzk_server_config *cfg, size_t first, const int *name_line,
+                                         const char *path, cuzk_error *err)
+{
+    size_t n = cfg->n_circuits;
+    named_index *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cfg->circuits[i].name)
+            order[m++] = (named_index){cfg->circuits[i].name, i};
+    n = m;
+    qsort(order, n, sizeof *order, by_name);
+    size_t dup = SIZE_MAX;
+    for (size_t k = 1; k < n; k++)
+        if (!strcmp(order[k - 1].name, order[k].name) && order[k].index < dup)
+            dup = order[k].index; /* the first duplicate in file order */
+    free(order);
+    if (dup == SIZE_MAX)
+        return CUZK_OK;
+    return cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: circuits.name: duplicate circuit name \"%s\"", path,
+                     name_line[dup - first], cfg->circuits[dup].name);
 }
 
 cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, size_t len, const char *path,
@@ -384,10 +414,28 @@ cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, si
             st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: unknown section %s%s%s", path, hd->line,
                            hd->is_array ? "[[" : "[", hd->name, hd->is_array ? "]]" : "]");
     }
-    size_t first_circuit_items = cfg->n_circuits;
+    /* Room for this document's [[circuits]] entries, allocated once. */
+    size_t first_circuit_items = cfg->n_circuits, n_new = 0;
+    for (size_t h = 0; h < doc.n_headers; h++)
+        n_new += doc.headers[h].is_array;
+    int *name_line = NULL;
+    if (!st && n_new) {
+        cuzk_circuit_config *nc = realloc(cfg->circuits, (first_circuit_items + n_new) * sizeof *nc);
+        name_line = calloc(n_new, sizeof *name_line);
+        if (nc)
+            cfg->circuits = nc;
+        if (!nc || !name_line) {
+            st = cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
+        } else {
+            memset(&nc[first_circuit_items], 0, n_new * sizeof *nc);
+            cfg->n_circuits = first_circuit_items + n_new;
+        }
+    }
     for (size_t i = 0; i < doc.n_items && !st; i++) {
         toml_item *it = &doc.items[i];
         if (it->index >= 0) {
+            if (!strcmp(it->key, "name"))
+                name_line[it->index] = it->line;
             it->index += (int)first_circuit_items;
             st = apply_circuit(cfg, it, path, err);
             continue;
@@ -403,17 +451,14 @@ cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, si
         else
             st = apply_key(cfg, k, it, path, warn, ctx, err);
     }
+    if (!st && n_new)
+        st = check_duplicate_names(cfg, first_circuit_items, name_line, path, err);
     /* Every [[circuits]] entry needs all three keys. */
     for (size_t h = 0; h < doc.n_headers && !st; h++) {
         const toml_header *hd = &doc.headers[h];
         if (!hd->is_array)
             continue;
-        size_t ci = first_circuit_items + (size_t)hd->index;
-        if (ci >= cfg->n_circuits) {
-            st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry needs name, r1cs and zkey", path, hd->line);
-            break;
-        }
-        cuzk_circuit_config *c = &cfg->circuits[ci];
+        cuzk_circuit_config *c = &cfg->circuits[first_circuit_items + (size_t)hd->index];
         const char *missing = !c->name ? "name" : !c->r1cs ? "r1cs" : !c->zkey ? "zkey" : NULL;
         if (missing) {
             st = cuzk_fail(err, CUZK_E_FORMAT, "%s:%d: [[circuits]] entry lacks '%s'", path, hd->line, missing);
@@ -423,6 +468,7 @@ cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, si
             st = cuzk_config_set_string(&c->where, where, err);
         }
     }
+    free(name_line);
     toml_doc_free(&doc);
     return st;
 }
@@ -432,39 +478,17 @@ cuzk_status cuzk_config_load_file(cuzk_server_config *cfg, const char *path, boo
 {
     if (found)
         *found = false;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT && !required)
-            return CUZK_OK;
-        return cuzk_fail(err, CUZK_E_IO, "%s: %s", path, strerror(errno));
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + len, 1, cap - len, f);
-        len += r;
-        if (!r)
-            break;
-    }
-    bool rd_err = ferror(f);
-    fclose(f);
-    if (rd_err) {
-        free(buf);
-        return cuzk_fail(err, CUZK_E_IO, "%s: read error", path);
-    }
+    struct stat sb;
+    if (!required && stat(path, &sb) != 0 && errno == ENOENT)
+        return CUZK_OK;
+    char *buf;
+    size_t len;
+    cuzk_status st = cuzk_file_read(path, CUZK_CONFIG_MAX_BYTES, true, &buf, &len, err);
+    if (st)
+        return st;
     if (found)
         *found = true;
-    cuzk_status st = cuzk_config_apply_toml(cfg, buf ? buf : "", len, path, warn, ctx, err);
+    st = cuzk_config_apply_toml(cfg, buf, len, path, warn, ctx, err);
     free(buf);
     return st;
 }

@@ -34,6 +34,10 @@
  * SubmitProof and the AwaitProof that collects it, so 0 ("never kept") is refused. */
 #define CUZK_CONFIG_MIN_RETENTION_MS 1000u
 
+/* Largest config file read (1 MiB; the example config is about 6 KiB). Keeps a malformed
+ * file from costing more than a moment to parse. */
+#define CUZK_CONFIG_MAX_BYTES ((size_t)1 << 20)
+
 /* One [[circuits]] entry: a circom circuit served as ProofKind CIRCUIT under `name`. */
 typedef struct {
     char *name; /* unique; must not start with "synthetic-" */
@@ -87,7 +91,10 @@ cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, si
 
 /* Load `path` on top of *cfg. If `required` is false and the file does not exist, *cfg is
  * left as is and *found (may be NULL) is false (the reference's behaviour for its default
- * path). Errors as cuzk_config_apply_toml plus CUZK_E_IO. */
+ * path). The file may be a regular file, a pipe (bash's <(cmd)) or /dev/null; it is read
+ * with cuzk_file_read (common/file_io.h), so a FIFO without a writer is an error at once,
+ * never a hang. Errors as cuzk_config_apply_toml plus CUZK_E_IO (cannot open, a directory
+ * or socket, an empty FIFO) and CUZK_E_FORMAT for a file over CUZK_CONFIG_MAX_BYTES. */
 cuzk_status cuzk_config_load_file(cuzk_server_config *cfg, const char *path, bool required, bool *found,
                                   void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err);
 

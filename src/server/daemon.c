@@ -71,13 +71,6 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         fprintf(stderr, "cuzk daemon: pipe: %s\n", strerror(errno));
         return 2;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     cuzk_server_config cfg;
@@ -133,6 +126,15 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
             cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
             goto out;
         }
+    /* From here on SIGTERM/SIGINT mean a graceful shutdown. Before, while the config and the
+     * circuit files are read, they keep their default action and end the process at once. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     if (cuzk_service_create(&cfg, &svc, &err)) {
         cuzk_log(CUZK_LOG_ERROR, "cannot start the engine: %s", err.msg);
         goto out;

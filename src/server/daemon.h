@@ -5,7 +5,8 @@
  * entry's files (circuit_files.h; a missing or mismatched file stops the start with the
  * entry's file:line, exit 2), start the service (engine + registry), the gRPC server and,
  * when status_listen is set, the HTTP server; log one "serving" line with the bound ports;
- * wait for SIGTERM or SIGINT.
+ * wait for SIGTERM or SIGINT. Until the service starts (config and circuit files being
+ * read), SIGTERM/SIGINT keep their default action: the process ends at once.
  * Then: refuse new proofs (UNAVAILABLE, /healthz 503) and stop accepting calls, let running
  * jobs finish for daemon.shutdown_grace, cancel the rest (their waiters get CANCELLED),
  * close the servers, remove the unix socket and exit 0. A second signal during the grace

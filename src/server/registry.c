@@ -26,6 +26,8 @@ struct cuzk_circuit {
     uint64_t size_bytes;
     uint32_t refs;
     double last_release_ms;    /* monotonic ms of the last release; 0 = never */
+    bool load_failed;          /* the last load failed (state is UNLOADED); load_error says why */
+    char load_error[sizeof(((cuzk_error *)0)->msg)];
 };
 
 struct cuzk_registry {
@@ -233,6 +235,8 @@ static cuzk_status ensure_loaded_locked(cuzk_registry *r, cuzk_circuit *c, uint6
     double t1 = now_ms();
     pthread_mutex_lock(&r->mu);
     c->state = st ? ENTRY_UNLOADED : ENTRY_LOADED;
+    c->load_failed = st != CUZK_OK;
+    snprintf(c->load_error, sizeof c->load_error, "%s", !st ? "" : err ? err->msg : cuzk_status_name(st));
     pthread_cond_broadcast(&r->cv);
     *load_ms = (uint64_t)(t1 - t0);
     return st;
@@ -347,6 +351,8 @@ cuzk_status cuzk_registry_list(cuzk_registry *r, cuzk_srs_entry **out, size_t *n
         cuzk_srs_entry *e = &(*out)[(*n)++];
         snprintf(e->name, sizeof e->name, "%s", c->name);
         e->loaded = c->state == ENTRY_LOADED;
+        e->load_failed = c->state == ENTRY_UNLOADED && c->load_failed;
+        snprintf(e->load_error, sizeof e->load_error, "%s", e->load_failed ? c->load_error : "");
         e->size_bytes = e->loaded ? c->size_bytes : 0;
         e->ref_count = c->refs;
         e->idle_ms = (c->refs == 0 && c->last_release_ms > 0) ? now - c->last_release_ms : 0;

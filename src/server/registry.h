@@ -7,7 +7,9 @@
  * test-only setup with random toxic waste made when the entry is loaded).
  *
  * An entry is loaded on first use (acquire) or by preload, stays loaded while idle, and is
- * dropped by evict once no job holds it (ref_count 0). acquire/release bracket a job.
+ * dropped by evict once no job holds it (ref_count 0). acquire/release bracket a job. A
+ * load that fails leaves the entry unloaded and marked failed with its error (listed as
+ * such) until a later acquire or preload loads it.
  *
  * Thread-safety: every function may be called from any thread. Loading happens outside
  * the registry lock (one loader per entry; other acquirers of the same entry wait for it).
@@ -73,6 +75,8 @@ cuzk_status cuzk_registry_evict(cuzk_registry *r, const char *name, bool *was_lo
 typedef struct {
     char name[64];
     bool loaded;            /* parameters resident (tier HOT), else configured only (COLD) */
+    bool load_failed;       /* not loaded because the last load failed (tier FAILED) */
+    char load_error[512];   /* that load's error message; "" unless load_failed */
     uint64_t size_bytes;    /* parameters held in memory (0 when not loaded) */
     uint32_t ref_count;     /* jobs holding the entry */
     double idle_ms;         /* since the last release (0 while in use or never used) */

@@ -81,7 +81,9 @@ void cuzk_service_free_prove(Cuzk__V1__ProveResponse *resp);
 cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProofRequest *req,
                                     Cuzk__V1__CancelProofResponse *resp);
 
-/* GetStatus; free with cuzk_service_free_status. */
+/* GetStatus; free with cuzk_service_free_status. loaded_srs lists every configured circuit
+ * and every loaded synthetic one: tier HOT (resident), COLD (not loaded), or FAILED with
+ * load_error set (the last load failed; proving.proto SRSStatus). */
 cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse *resp);
 void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp);
 
@@ -89,7 +91,9 @@ void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp);
  * allocation failure. */
 char *cuzk_service_metrics_text(cuzk_service *s);
 
-/* HTTP /status JSON document, malloc'ed, or NULL on allocation failure. */
+/* HTTP /status JSON document, malloc'ed, or NULL on allocation failure. Its
+ * allocations.srs entries mirror GetStatus: "tier" is "hot", "cold" or "failed" (then
+ * with "load_error"). */
 char *cuzk_service_status_json(cuzk_service *s);
 
 cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrsRequest *req,

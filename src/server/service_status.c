@@ -171,7 +171,11 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
             break;
         cuzk__v1__srsstatus__init(e);
         e->circuit_id = dup_or_empty(sn.srs[i].name);
-        e->tier = sn.srs[i].loaded ? CUZK__V1__SRSSTATUS__TIER__HOT : CUZK__V1__SRSSTATUS__TIER__COLD;
+        e->tier = sn.srs[i].loaded        ? CUZK__V1__SRSSTATUS__TIER__HOT
+                  : sn.srs[i].load_failed ? CUZK__V1__SRSSTATUS__TIER__FAILED
+                                          : CUZK__V1__SRSSTATUS__TIER__COLD;
+        if (sn.srs[i].load_failed)
+            e->load_error = dup_or_empty(sn.srs[i].load_error);
         e->size_bytes = sn.srs[i].size_bytes;
         e->ref_count = sn.srs[i].ref_count;
         resp->loaded_srs[resp->n_loaded_srs++] = e;
@@ -230,6 +234,8 @@ void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp)
     for (size_t i = 0; i < resp->n_loaded_srs; i++) {
         if (resp->loaded_srs[i]->circuit_id != protobuf_c_empty_string)
             free(resp->loaded_srs[i]->circuit_id);
+        if (resp->loaded_srs[i]->load_error != protobuf_c_empty_string)
+            free(resp->loaded_srs[i]->load_error);
         free(resp->loaded_srs[i]);
     }
     for (size_t i = 0; i < resp->n_queues; i++) {
@@ -351,11 +357,16 @@ char *cuzk_service_status_json(cuzk_service *s)
                                       (json_int_t)es->counters[i].peak, "low", (json_int_t)es->counters[i].low));
     json_object_set_new(root, "buffers", bufs);
     json_t *srs = json_array();
-    for (size_t i = 0; i < sn.n_srs; i++)
-        json_array_append_new(srs, json_pack("{s:s,s:s,s:I,s:i,s:f,s:b}", "circuit_id", sn.srs[i].name, "tier",
-                                             sn.srs[i].loaded ? "hot" : "cold", "bytes", (json_int_t)sn.srs[i].size_bytes,
-                                             "ref_count", sn.srs[i].ref_count, "last_used_secs_ago", sn.srs[i].idle_ms / 1e3,
-                                             "evictable", sn.srs[i].loaded && sn.srs[i].ref_count == 0));
+    for (size_t i = 0; i < sn.n_srs; i++) {
+        const cuzk_srs_entry *e = &sn.srs[i];
+        json_t *o = json_pack("{s:s,s:s,s:I,s:i,s:f,s:b}", "circuit_id", e->name, "tier",
+                              e->loaded ? "hot" : e->load_failed ? "failed" : "cold", "bytes", (json_int_t)e->size_bytes,
+                              "ref_count", e->ref_count, "last_used_secs_ago", e->idle_ms / 1e3, "evictable",
+                              e->loaded && e->ref_count == 0);
+        if (o && e->load_failed)
+            json_object_set_new(o, "load_error", json_string(e->load_error));
+        json_array_append_new(srs, o);
+    }
     json_object_set_new(root, "allocations", json_pack("{s:o}", "srs", srs));
     snapshot_free(&sn);
     char *text = json_dumps(root, JSON_COMPACT);

@@ -361,95 +361,195 @@ static cuzk_status push_header(parser *p, toml_doc *d, size_t *cap, toml_header 
     return CUZK_OK;
 }
 
+/* Names seen so far, for the duplicate checks in linear time: table headers by name, keys
+ * by "table index key" (a space cannot occur in a bare name). Open addressing with linear
+ * probing, FNV-1a hashes, grown at half load. `pos` is the index of the header or item in
+ * the document (for headers: the latest one of that name). */
+typedef struct {
+    char *name; /* owned; NULL = empty slot */
+    uint64_t hash;
+    size_t pos;
+} name_slot;
+
+typedef struct {
+    name_slot *slots;
+    size_t cap, n; /* cap is 0 or a power of two */
+} name_set;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static void name_set_free(name_set *set)
+{
+    for (size_t i = 0; i < set->cap; i++)
+        free(set->slots[i].name);
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
+
+/* The slot of `name` (hash h): the one holding it, or the empty slot where it would go. */
+static name_slot *name_find(const name_set *set, const char *name, uint64_t h)
+{
+    size_t mask = set->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        name_slot *sl = &set->slots[i];
+        if (!sl->name || (sl->hash == h && !strcmp(sl->name, name)))
+            return sl;
+    }
+}
+
+/* The entry for `name`: *found tells whether it was there; a new entry gets pos = `pos`
+ * and owns a copy of the name. NULL when out of memory. */
+static name_slot *name_upsert(name_set *set, const char *name, size_t pos, bool *found)
+{
+    if (2 * (set->n + 1) > set->cap) {
+        size_t ncap = set->cap ? set->cap * 2 : 64;
+        name_set grown = {calloc(ncap, sizeof(name_slot)), ncap, set->n};
+        if (!grown.slots)
+            return NULL;
+        for (size_t i = 0; i < set->cap; i++)
+            if (set->slots[i].name)
+                *name_find(&grown, set->slots[i].name, set->slots[i].hash) = set->slots[i];
+        free(set->slots);
+        *set = grown;
+    }
+    uint64_t h = fnv1a(name);
+    name_slot *sl = name_find(set, name, h);
+    *found = sl->name != NULL;
+    if (!*found) {
+        if (!(sl->name = strdup(name)))
+            return NULL;
+        sl->hash = h;
+        sl->pos = pos;
+        set->n++;
+    }
+    return sl;
+}
+
+typedef struct {
+    name_set headers, keys;
+} doc_names;
+
+static cuzk_status parse_header(parser *p, toml_doc *d, size_t *hcap, doc_names *names)
+{
+    cuzk_status st;
+    toml_header h = {.line = p->line, .index = -1};
+    p->s++;
+    h.is_array = !at_end(p) && *p->s == '[';
+    if (h.is_array)
+        p->s++;
+    skip_ws(p);
+    if ((st = parse_bare(p, &h.name, true)))
+        return st;
+    skip_ws(p);
+    if (at_end(p) || *p->s != ']' || (h.is_array && (p->s + 1 >= p->end || p->s[1] != ']'))) {
+        free(h.name);
+        return perr(p, "%sunterminated table header", "");
+    }
+    p->s += h.is_array ? 2 : 1;
+    bool seen;
+    name_slot *sl = name_upsert(&names->headers, h.name, d->n_headers, &seen);
+    if (!sl) {
+        free(h.name);
+        return cuzk_fail(p->err, CUZK_E_NOMEM, "toml: out of memory");
+    }
+    if (seen) {
+        const toml_header *prev = &d->headers[sl->pos];
+        if (prev->is_array != h.is_array || !h.is_array) {
+            char what[160];
+            snprintf(what, sizeof what, "[%s] already defined at line %d", h.name, prev->line);
+            free(h.name);
+            return perr(p, "%s", what);
+        }
+        h.index = prev->index + 1;
+        sl->pos = d->n_headers;
+    } else if (h.is_array) {
+        h.index = 0;
+    }
+    if ((st = push_header(p, d, hcap, &h))) {
+        free(h.name);
+        return st;
+    }
+    return expect_eol(p);
+}
+
+/* One `key = value` line under `table` (element `index` of an array of tables, or -1). */
+static cuzk_status parse_key_value(parser *p, toml_doc *d, size_t *icap, doc_names *names, const char *table,
+                                   int index)
+{
+    cuzk_status st;
+    toml_item it = {.index = index, .line = p->line};
+    if ((st = parse_bare(p, &it.key, false)))
+        return st;
+    skip_ws(p);
+    if (!at_end(p) && *p->s == '.') {
+        free(it.key);
+        return perr(p, "%sdotted keys are not supported; use a [table] section", "");
+    }
+    if (at_end(p) || *p->s != '=') {
+        char what[80];
+        snprintf(what, sizeof what, "expected '=' after key '%s'", it.key);
+        free(it.key);
+        return perr(p, "%s", what);
+    }
+    p->s++;
+    skip_ws(p);
+    if ((st = parse_value(p, &it.value, 0))) {
+        free(it.key);
+        value_free(&it.value);
+        return st;
+    }
+    char *full = NULL;
+    bool seen = false;
+    name_slot *sl = NULL;
+    it.table = strdup(table);
+    if (it.table && asprintf(&full, "%s %d %s", table, index, it.key) >= 0)
+        sl = name_upsert(&names->keys, full, d->n_items, &seen);
+    free(full);
+    if (!sl || seen) {
+        char what[200];
+        if (sl)
+            snprintf(what, sizeof what, "duplicate key '%s' (first at line %d)", it.key, d->items[sl->pos].line);
+        free(it.table);
+        free(it.key);
+        value_free(&it.value);
+        return sl ? perr(p, "%s", what) : cuzk_fail(p->err, CUZK_E_NOMEM, "toml: out of memory");
+    }
+    if ((st = push_item(p, d, icap, &it))) {
+        free(it.table);
+        free(it.key);
+        value_free(&it.value);
+        return st;
+    }
+    return expect_eol(p);
+}
+
 static cuzk_status parse_doc(parser *p, toml_doc *d)
 {
     size_t icap = 0, hcap = 0;
-    const char *table = "";
-    int index = -1;
+    doc_names names = {{0}, {0}};
+    cuzk_status st = CUZK_OK;
     for (;;) {
         skip_ws_nl(p);
         if (at_end(p))
-            return CUZK_OK;
-        cuzk_status st;
+            break;
         if (*p->s == '[') {
-            toml_header h = {.line = p->line, .index = -1};
-            p->s++;
-            h.is_array = !at_end(p) && *p->s == '[';
-            if (h.is_array)
-                p->s++;
-            skip_ws(p);
-            if ((st = parse_bare(p, &h.name, true)))
-                return st;
-            skip_ws(p);
-            if (at_end(p) || *p->s != ']' || (h.is_array && (p->s + 1 >= p->end || p->s[1] != ']'))) {
-                free(h.name);
-                return perr(p, "%sunterminated table header", "");
-            }
-            p->s += h.is_array ? 2 : 1;
-            for (size_t i = 0; i < d->n_headers; i++) {
-                if (strcmp(d->headers[i].name, h.name))
-                    continue;
-                if (d->headers[i].is_array != h.is_array || !h.is_array) {
-                    char what[160];
-                    snprintf(what, sizeof what, "[%s] already defined at line %d", h.name, d->headers[i].line);
-                    free(h.name);
-                    return perr(p, "%s", what);
-                }
-                h.index = d->headers[i].index + 1;
-            }
-            if (h.is_array && h.index < 0)
-                h.index = 0;
-            if ((st = push_header(p, d, &hcap, &h))) {
-                free(h.name);
-                return st;
-            }
-            table = h.name;
-            index = h.index;
-            if ((st = expect_eol(p)))
-                return st;
-            continue;
+            if ((st = parse_header(p, d, &hcap, &names)))
+                break;
+        } else {
+            const toml_header *h = d->n_headers ? &d->headers[d->n_headers - 1] : NULL;
+            if ((st = parse_key_value(p, d, &icap, &names, h ? h->name : "", h ? h->index : -1)))
+                break;
         }
-        toml_item it = {.index = index, .line = p->line};
-        if ((st = parse_bare(p, &it.key, false)))
-            return st;
-        skip_ws(p);
-        if (!at_end(p) && *p->s == '.') {
-            free(it.key);
-            return perr(p, "%sdotted keys are not supported; use a [table] section", "");
-        }
-        if (at_end(p) || *p->s != '=') {
-            char what[80];
-            snprintf(what, sizeof what, "expected '=' after key '%s'", it.key);
-            free(it.key);
-            return perr(p, "%s", what);
-        }
-        p->s++;
-        skip_ws(p);
-        if ((st = parse_value(p, &it.value, 0))) {
-            free(it.key);
-            value_free(&it.value);
-            return st;
-        }
-        for (size_t i = 0; i < d->n_items; i++) {
-            const toml_item *o = &d->items[i];
-            if (o->index == index && !strcmp(o->table, table) && !strcmp(o->key, it.key)) {
-                char what[200];
-                snprintf(what, sizeof what, "duplicate key '%s' (first at line %d)", it.key, o->line);
-                free(it.key);
-                value_free(&it.value);
-                return perr(p, "%s", what);
-            }
-        }
-        it.table = strdup(table);
-        if (!it.table || (st = push_item(p, d, &icap, &it))) {
-            free(it.table);
-            free(it.key);
-            value_free(&it.value);
-            return it.table ? st : cuzk_fail(p->err, CUZK_E_NOMEM, "toml: out of memory");
-        }
-        if ((st = expect_eol(p)))
-            return st;
     }
+    name_set_free(&names.headers);
+    name_set_free(&names.keys);
+    return st;
 }
 
 cuzk_status toml_parse(const char *text, size_t len, const char *path, toml_doc *out, cuzk_error *err)

@@ -1,9 +1,13 @@
-/* Common layer: atomic writer (success, failure mid-write, mode preservation), file
- * mapper errors, decimal <-> limb conversions against known values. */
+/* Common layer: atomic writer (success, failure mid-write, mode preservation, temporary
+ * files removed on SIGINT/SIGTERM/SIGHUP), file mapper and whole-file reader (regular files,
+ * pipes, a FIFO without a writer, size limits), decimal <-> limb conversions against known
+ * values. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -122,6 +126,121 @@ static void file_io(void)
     rmdir(dir);
 }
 
+/* Issue 13 item 2: inputs never block in open(2); non-regular files are named. */
+static void input_files(void)
+{
+    char dir[] = "/tmp/cuzk-test-input-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[600], fifo[600];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    cuzk_error err = {0};
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+    cuzk_mapped_file f;
+    CHECK(cuzk_file_map(&f, fifo, &err) == CUZK_E_IO && strstr(err.msg, fifo) && strstr(err.msg, "FIFO"),
+          "mapping a FIFO without a writer is refused at once: %s", err.msg);
+    char *text;
+    size_t len;
+    CHECK(cuzk_file_read(fifo, 100, false, &text, &len, &err) == CUZK_E_IO && strstr(err.msg, "FIFO") && !text,
+          "reading a FIFO where a regular file is needed: %s", err.msg);
+    CHECK(cuzk_file_read(fifo, 100, true, &text, &len, &err) == CUZK_E_IO && strstr(err.msg, "nothing to read"),
+          "a FIFO without a writer reads as nothing: %s", err.msg);
+    CHECK(cuzk_file_read(dir, 100, true, &text, &len, &err) == CUZK_E_IO && strstr(err.msg, "directory"),
+          "a directory: %s", err.msg);
+    CHECK(cuzk_file_read(path, 100, true, &text, &len, &err) == CUZK_E_IO && strstr(err.msg, "No such file"),
+          "missing file: %s", err.msg);
+
+    CHECK(cuzk_write_atomic(path, emit_text, "0123456789", &err) == CUZK_OK, "write: %s", err.msg);
+    CHECK(cuzk_file_read(path, 10, false, &text, &len, &err) == CUZK_OK && len == 10 &&
+              !strcmp(text, "0123456789"),
+          "regular file at the limit: %s", err.msg);
+    free(text);
+    CHECK(cuzk_file_read(path, 9, false, &text, &len, &err) == CUZK_E_FORMAT && strstr(err.msg, "limit of 9 bytes"),
+          "regular file over the limit: %s", err.msg);
+    CHECK(cuzk_file_read("/dev/null", 10, true, &text, &len, &err) == CUZK_OK && len == 0 && text && !*text,
+          "/dev/null reads as empty: %s", err.msg);
+    free(text);
+
+    /* pipes with a writer, as bash's <(cmd) gives (/dev/fd/N): read to the end */
+    for (int over = 0; over <= 1; over++) {
+        int fds[2];
+        CHECK(pipe(fds) == 0, "pipe");
+        CHECK(write(fds[1], "abcdef", 6) == 6, "write pipe");
+        close(fds[1]);
+        char name[64];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+        cuzk_status st = cuzk_file_read(name, over ? 5 : 6, true, &text, &len, &err);
+        if (over)
+            CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "limit of 5 bytes"), "pipe over the limit: %s", err.msg);
+        else
+            CHECK(st == CUZK_OK && len == 6 && !strcmp(text, "abcdef"), "pipe read: %s", err.msg);
+        if (!st)
+            free(text);
+        close(fds[0]);
+    }
+    unlink(fifo);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Writes some bytes, then delivers `ctx` (a signal number) to the process. */
+static int emit_then_signal(FILE *out, const void *ctx)
+{
+    fputs("partial output", out);
+    fflush(out);
+    raise(*(const int *)ctx);
+    return 0;
+}
+
+/* In a child: install the cleanup handlers, then get `sig` while writing `path`
+ * (staged == 1: after staging, before commit). Returns the child's wait status. */
+static int write_interrupted(const char *path, int sig, int staged, int ignore)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (ignore)
+            signal(sig, SIG_IGN);
+        cuzk_write_cleanup_on_signals();
+        cuzk_error err;
+        if (staged) {
+            cuzk_staged_file sf;
+            if (cuzk_write_stage(&sf, path, emit_text, "staged", &err) == CUZK_OK)
+                raise(sig);
+            _exit(3);
+        }
+        cuzk_write_atomic(path, emit_then_signal, &sig, &err);
+        _exit(3);
+    }
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    return status;
+}
+
+/* Issue 13 item 5: SIGINT/SIGTERM/SIGHUP during a write leave no *.tmp.XXXXXX behind. */
+static void signal_cleanup(void)
+{
+    char dir[] = "/tmp/cuzk-test-signal-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[600];
+    snprintf(path, sizeof path, "%s/out.zkey", dir);
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        for (int staged = 0; staged <= 1; staged++) {
+            int status = write_interrupted(path, sigs[i], staged, 0);
+            CHECK(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i], "signal %d (staged %d) ends the writer: %#x",
+                  sigs[i], staged, status);
+            CHECK(count_entries(dir) == 0, "signal %d (staged %d): no file left behind (%zu entries)", sigs[i],
+                  staged, count_entries(dir));
+        }
+    /* an ignored signal stays ignored (nohup): the write goes on */
+    int status = write_interrupted(path, SIGHUP, 0, 1);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3 && access(path, F_OK) == 0 && count_entries(dir) == 1,
+          "ignored SIGHUP: the write completes: %#x", status);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void decimal(void)
 {
     /* r = BLS12-381 scalar field order, decimal from the curve specification */
@@ -145,6 +264,8 @@ static void decimal(void)
 int main(void)
 {
     file_io();
+    input_files();
+    signal_cleanup();
     decimal();
     return check_summary("common");
 }

@@ -10,6 +10,8 @@
 #                                       plain = after one contribution), poseidon and mimc
 #   OUT/<c>.vkey.json, <c>.proof.json, <c>.public.json   snarkjs export/prove on the zkey
 #   OUT/bn254/mimc.r1cs, .wtns          the mimc circuit with circom's default prime (BN254)
+#   OUT/bn254/mimc.zkey                 snarkjs groth16 setup of it on a fresh bn128 ptau
+#                                       (2^9, no contribution: a format fixture only)
 #
 # SHA-256 (~30k constraints) needs a 2^16 ptau for a snarkjs setup, too slow to make in CI
 # with snarkjs; its zkey comes from `cuzk setup` elsewhere. Idempotent: a circuit is rebuilt
@@ -101,6 +103,14 @@ node -e '
 ' "$here/circuits/sha256_block.input.json" >"$out/sha256_block.digest"
 
 build_circuit mimc "$out/bn254" bn128
+if ! up_to_date "$out/bn254/.mimc.zkey.stamp" "$out/bn254/mimc.r1cs"; then
+  echo "make-fixtures: snarkjs bn128 setup for bn254/mimc"
+  snarkjs powersoftau new bn128 9 "$out/bn254/pot9_0.ptau" >/dev/null
+  snarkjs powersoftau prepare phase2 "$out/bn254/pot9_0.ptau" "$out/bn254/pot9.ptau" >/dev/null
+  snarkjs groth16 setup "$out/bn254/mimc.r1cs" "$out/bn254/pot9.ptau" "$out/bn254/mimc.zkey" >/dev/null
+  rm -f "$out/bn254/pot9_0.ptau" "$out/bn254/pot9.ptau"
+  stamp "$out/bn254/.mimc.zkey.stamp" "$out/bn254/mimc.r1cs"
+fi
 for c in poseidon mimc; do
   build_zkey "$c"
 done

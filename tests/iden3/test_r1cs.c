@@ -162,6 +162,57 @@ static cuzk_status read_wtns(const uint8_t *buf, size_t len)
     return st;
 }
 
+/* A hand-made .r1cs (format: github.com/iden3/r1csfile doc/r1cs_bin_format.md): one wire,
+ * n_constraints constraints of three empty linear combinations, then `extra` stray bytes in
+ * the constraints section. Returns the length written into buf (>= 200 + 12 n + extra). */
+static size_t tiny_r1cs(uint8_t *buf, uint32_t n_constraints, uint32_t extra)
+{
+    static const uint8_t r_le[32] = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
+                                     0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
+                                     0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+    size_t p = 0;
+    memcpy(buf, "r1cs", 4);
+    iden3_put32(buf + 4, 1);
+    iden3_put32(buf + 8, 2);
+    p = 12;
+    iden3_put32(buf + p, 1); /* header: n8, r, nWires, nPubOut, nPubIn, nPrvIn, nLabels, nConstraints */
+    iden3_put64(buf + p + 4, 4 + 32 + 4 * 4 + 8 + 4);
+    p += 12;
+    iden3_put32(buf + p, 32);
+    memcpy(buf + p + 4, r_le, 32);
+    p += 36;
+    iden3_put32(buf + p, 1), iden3_put32(buf + p + 4, 0), iden3_put32(buf + p + 8, 0), iden3_put32(buf + p + 12, 0);
+    iden3_put64(buf + p + 16, 1);
+    iden3_put32(buf + p + 24, n_constraints);
+    p += 28;
+    iden3_put32(buf + p, 2);
+    iden3_put64(buf + p + 4, 12ull * n_constraints + extra);
+    p += 12;
+    memset(buf + p, 0, 12ull * n_constraints + extra);
+    return p + 12ull * n_constraints + extra;
+}
+
+/* Issue 13 item 5: bytes after the last constraint name its real index (n - 1). */
+static void test_trailing_bytes(void)
+{
+    uint8_t buf[512];
+    r1cs_t r;
+    cuzk_error err = {0};
+    size_t len = tiny_r1cs(buf, 6, 0);
+    CHECK(r1cs_read_mem(&r, buf, len, &err) == CUZK_OK && r.n_constraints == 6, "tiny r1cs: %s", err.msg);
+    r1cs_free(&r);
+    len = tiny_r1cs(buf, 6, 4);
+    cuzk_status st = r1cs_read_mem(&r, buf, len, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "4 bytes after its last constraint (constraint 5 of nConstraints 6") &&
+              !strstr(err.msg, "constraint 6 "),
+          "6 constraints + 4 bytes: %s", err.msg);
+    len = tiny_r1cs(buf, 0, 4);
+    st = r1cs_read_mem(&r, buf, len, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "4 bytes but the header declares no constraints") &&
+              !strstr(err.msg, "constraint 0"),
+          "0 constraints + 4 bytes: %s", err.msg);
+}
+
 static void test_bad_inputs(void)
 {
     cuzk_error err = {0};
@@ -271,5 +322,6 @@ int main(int argc, char **argv)
     test_circuit("poseidon");
     test_circuit("mimc");
     test_bad_inputs();
+    test_trailing_bytes();
     return check_summary("iden3_r1cs");
 }

@@ -346,6 +346,12 @@ static void test_bad_inputs(void)
     CHECK(zkey_read_file(&z, empty, 0, &err) == CUZK_E_FORMAT && strstr(err.msg, "empty.zkey"),
           "empty file: %s", err.msg);
     remove(empty);
+
+    /* A zkey snarkjs made for BN254 (make-fixtures.sh): the curve is named (issue 13). */
+    cuzk_status st = zkey_read_file(&z, fixture_path("bn254/mimc.zkey"), 0, &err);
+    CHECK(st == CUZK_E_UNSUPPORTED && strstr(err.msg, "BN254") && !strstr(err.msg, "not a known curve order") &&
+              strstr(err.msg, "only BLS12-381"),
+          "BN254 zkey: %s %s", cuzk_status_name(st), err.msg);
 }
 
 /* zkey_alloc + fill + write + read gives the same values; failed writes leave no file. */

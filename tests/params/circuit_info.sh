@@ -47,6 +47,8 @@ expect 45387 1 hash-leaf-bits
 expect 2770 1 hash-md --param n=71
 expect_exit2 no-such-circuit
 expect_exit2 por --param arity=3
+expect_exit2 por --param arity=0
+expect_exit2 por --param base=0,sub=2 --param leaves=4
 expect_exit2 por --param arity=4294967298
 expect_exit2 sha256 --param bytes=-1
 expect_exit2 por --param leaves=99999999999999999999999

@@ -1,9 +1,17 @@
-/* Config and TOML subset parser: defaults, every value kind, errors with file:line. */
+/* Config and TOML subset parser: defaults, every value kind, errors with file:line; large
+ * malformed documents (parsed in linear time: ctest's TIMEOUT for this test is far below what
+ * the former quadratic duplicate checks took on them); config files that are too large, a
+ * FIFO without a writer, a pipe and /dev/null. */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "server/config.h"
+#include "server/toml.h"
 
 static int warnings;
 static void count_warn(void *ctx, const char *msg)
@@ -28,8 +36,126 @@ static void expect_error(const char *text, const char *needle)
     cuzk_config_free(&cfg);
 }
 
+/* A document of `n` lines made by printf-ing `fmt` with the line index, then `tail`. */
+static char *lines(unsigned n, const char *head, const char *fmt, const char *tail, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    fputs(head, f);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(f, fmt, i, i);
+    fputs(tail, f);
+    fclose(f);
+    return buf;
+}
+
+/* Issue 13 item 1: 200,000 table headers, 100,000 keys, 100,000 [[circuits]] entries. With
+ * a duplicate check against every earlier name these took 45 s, 27 s and 59 s. */
+static void test_large_documents(void)
+{
+    size_t len;
+    toml_doc doc;
+    cuzk_error err = {0};
+    char *text = lines(200000, "", "[t%u]\n", "", &len);
+    cuzk_status st = toml_parse(text, len, "t.toml", &doc, &err);
+    CHECK(st == CUZK_OK && doc.n_headers == 200000 && !strcmp(doc.headers[199999].name, "t199999"),
+          "200,000 headers parse: %s", err.msg);
+    toml_doc_free(&doc);
+    cuzk_server_config cfg;
+    cuzk_config_defaults(&cfg, &err);
+    st = cuzk_config_apply_toml(&cfg, text, len, "t.toml", NULL, NULL, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:1: unknown section [t0]"), "first unknown: %s", err.msg);
+    cuzk_config_free(&cfg);
+    free(text);
+    text = lines(200000, "", "[t%u]\n", "[t7]\n", &len);
+    st = toml_parse(text, len, "t.toml", &doc, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:200001: [t7] already defined at line 8"),
+          "duplicate header after 200,000: %s", err.msg);
+    free(text);
+
+    text = lines(100000, "[daemon]\n", "k%u = %u\n", "k5 = 1\n", &len);
+    st = toml_parse(text, len, "t.toml", &doc, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:100002: duplicate key 'k5' (first at line 7)"),
+          "duplicate key after 100,000: %s", err.msg);
+    free(text);
+
+    text = lines(100000, "", "[[circuits]]\nname = \"c%u\"\nr1cs = \"c%u.r1cs\"\nzkey = \"c.zkey\"\n", "", &len);
+    cuzk_config_defaults(&cfg, &err);
+    st = cuzk_config_apply_toml(&cfg, text, len, "t.toml", NULL, NULL, &err);
+    CHECK(st == CUZK_OK && cfg.n_circuits == 100000 && !strcmp(cfg.circuits[99999].name, "c99999") &&
+              !strcmp(cfg.circuits[99999].where, "t.toml:399997"),
+          "100,000 circuits: %d %s", st, err.msg);
+    cuzk_config_free(&cfg);
+    free(text);
+    text = lines(100000, "", "[[circuits]]\nname = \"c%u\"\nr1cs = \"c%u.r1cs\"\nzkey = \"c.zkey\"\n",
+                 "[[circuits]]\nr1cs = \"x\"\nzkey = \"y\"\nname = \"c42\"\n", &len);
+    cuzk_config_defaults(&cfg, &err);
+    st = cuzk_config_apply_toml(&cfg, text, len, "t.toml", NULL, NULL, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:400004: circuits.name: duplicate circuit name \"c42\""),
+          "duplicate circuit name after 100,000: %s", err.msg);
+    cuzk_config_free(&cfg);
+    free(text);
+}
+
+/* Load `path` as a required config: status, message in *err. */
+static cuzk_status load(const char *path, cuzk_error *err)
+{
+    cuzk_server_config cfg;
+    cuzk_config_defaults(&cfg, err);
+    cuzk_status st = cuzk_config_load_file(&cfg, path, true, NULL, NULL, NULL, err);
+    cuzk_config_free(&cfg);
+    return st;
+}
+
+/* Issue 13 items 1 and 2: the size limit, a FIFO (used to block open(2) forever), pipes. */
+static void test_config_files(void)
+{
+    char dir[] = "/tmp/cuzk-config-test-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    cuzk_error err = {0};
+    size_t len;
+    char *text = lines(200000, "", "[t%u]\n", "", &len);
+    snprintf(path, sizeof path, "%s/big.toml", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "write %s", path);
+    free(text);
+    cuzk_status st = load(path, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "big.toml") && strstr(err.msg, "limit of 1048576 bytes"),
+          "config over 1 MiB: %d %s", st, err.msg);
+    unlink(path);
+
+    snprintf(path, sizeof path, "%s/fifo.toml", dir);
+    CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+    st = load(path, &err);
+    CHECK(st == CUZK_E_IO && strstr(err.msg, "fifo.toml") && strstr(err.msg, "FIFO"), "FIFO without writer: %d %s", st,
+          err.msg);
+    unlink(path);
+
+    CHECK(load(dir, &err) == CUZK_E_IO && strstr(err.msg, "directory"), "a directory: %s", err.msg);
+    CHECK(load("/dev/null", &err) == CUZK_OK, "/dev/null is an empty config: %s", err.msg);
+    /* A pipe with a writer, as bash's <(cat cuzk.toml) gives: read to its end. */
+    int fds[2];
+    CHECK(pipe(fds) == 0, "pipe");
+    static const char cfg_text[] = "[daemon]\nmax_jobs = 7\n";
+    CHECK(write(fds[1], cfg_text, sizeof cfg_text - 1) == (ssize_t)sizeof cfg_text - 1, "write pipe");
+    close(fds[1]);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
+    cuzk_server_config cfg;
+    cuzk_config_defaults(&cfg, &err);
+    st = cuzk_config_load_file(&cfg, path, true, NULL, NULL, NULL, &err);
+    CHECK(st == CUZK_OK && cfg.max_jobs == 7, "config from a pipe: %d %s", st, err.msg);
+    cuzk_config_free(&cfg);
+    close(fds[0]);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_large_documents();
+    test_config_files();
+
     cuzk_server_config cfg;
     cuzk_error err;
     CHECK(cuzk_config_defaults(&cfg, &err) == CUZK_OK, "defaults");

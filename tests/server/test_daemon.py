@@ -226,6 +226,19 @@ for what, entry, needles in [
     check(rc == 2 and where in err and 'circuit "gone"' in err and all(n in err for n in needles)
           and "serving" not in err, "startup refused for %s: rc %s %r" % (what, rc, err[-400:]))
 
+# A FIFO as the config or as a circuit file used to block open(2) forever (issue 13 item 2):
+# now refused at once, naming it; a config through a pipe (bash's <(cat cuzk.toml)) still works
+# (server_config tests that).
+fifo = os.path.join(TMP, "fifo")
+os.mkfifo(fifo)
+rc, err = run_daemon(["--config", fifo, "--listen", "127.0.0.1:0"], timeout=20)
+check(rc == 2 and fifo in err and "FIFO" in err, "--config FIFO refused: rc %s %r" % (rc, err[-400:]))
+folder, cfg = write_config("fifocircuit", "127.0.0.1:0",
+                           '[[circuits]]\nname = "f"\nr1cs = "%s"\nzkey = "%s"\n' % (fifo, broken_zkey))
+rc, err = run_daemon(["--config", cfg], timeout=20)
+check(rc == 2 and fifo in err and "FIFO" in err and "%s:6:" % cfg in err,
+      "[[circuits]] r1cs FIFO refused: rc %s %r" % (rc, err[-400:]))
+
 # ---------------------------------------------------------------- listen addresses
 busy = socket.socket()
 busy.bind(("127.0.0.1", 0))
@@ -341,6 +354,15 @@ expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.Ci
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=pb.CIRCUIT, circuit=pb.CircuitInput(
     name="broken", witnesses=[b"x"])), grpc.StatusCode.INTERNAL, "broken.r1cs")
 expect("PreloadSRS", pb.PreloadSrsRequest(circuit_id="broken"), grpc.StatusCode.INTERNAL)
+# A circuit whose files failed to load is listed as FAILED with the load's error (issue 13
+# item 4), in GetStatus and in /status; never as resident.
+b = [s for s in c.call("GetStatus", pb.GetStatusRequest()).loaded_srs if s.circuit_id == "broken"]
+check(len(b) == 1 and b[0].tier == pb.SRSStatus.FAILED and "broken.r1cs" in b[0].load_error and
+      b[0].size_bytes == 0, "failed load listed as FAILED with its error: %s" % b)
+code, body = d.http("/status")
+js = [s for s in json.loads(body)["allocations"]["srs"] if s["circuit_id"] == "broken"] if code == 200 else []
+check(len(js) == 1 and js[0]["tier"] == "failed" and "broken.r1cs" in js[0].get("load_error", ""),
+      "/status lists the failed load: %s" % js)
 expect("PreloadSRS", pb.PreloadSrsRequest(circuit_id="nope"), grpc.StatusCode.NOT_FOUND)
 expect("PreloadSRS", pb.PreloadSrsRequest(), grpc.StatusCode.INVALID_ARGUMENT)
 expect("EvictSRS", pb.EvictSrsRequest(circuit_id="nope"), grpc.StatusCode.NOT_FOUND)

@@ -1,18 +1,47 @@
-/* cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> (snarkjs groth16
- * prove): a/b/c from the zkey's coefficients, then the split prover. */
+/* cuzk prove [--r1cs circuit.r1cs] <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+ * (snarkjs groth16 prove): a/b/c from the zkey's coefficients, then the split prover, then
+ * a self-check; when the proof does not verify, diagnostics say whether the witness or the
+ * key is at fault (groth16/zkey_check.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "common/file_io.h"
+#include "cs/r1cs.h"
 #include "cs/wtns.h"
 #include "groth16/snarkjs_json.h"
+#include "groth16/zkey_check.h"
 #include "groth16/zkey_params.h"
 
 static const char USAGE[] =
-    "usage: cuzk prove [--threads N] [-v] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n";
+    "usage: cuzk prove [--threads N] [-v] [--r1cs circuit.r1cs] <circuit.zkey> <witness.wtns> <proof.json> "
+    "<public.json>\n"
+    "  --r1cs FILE  the circuit: check the key against it and the witness against every\n"
+    "               constraint before proving (the first failing constraint is named).\n"
+    "               Without it, a witness is checked only through the proof's self-check:\n"
+    "               a .zkey stores no C coefficients.\n";
 
-/* Verify the new proof before writing it (four pairings, a few ms): a witness that does
- * not satisfy the circuit gives a proof that fails here, and nothing is written. */
+/* Take "--r1cs FILE" out of argv (cli_parse knows only the common options). Returns false
+ * when the value is missing. */
+static bool take_r1cs(int *argc, char **argv, const char **r1cs)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--r1cs")) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (i + 1 >= *argc)
+            return false;
+        *r1cs = argv[++i];
+    }
+    *argc = out;
+    return true;
+}
+
+/* Verify the new proof with the key's own verification key before writing it (four
+ * pairings, a few ms). CUZK_E_VERIFY_FAILED when it does not verify. */
 static cuzk_status self_check(const groth16_vk_t *vk, const fr_t *pub, size_t n, const groth16_proof_t *proof,
                               cuzk_error *err)
 {
@@ -22,14 +51,59 @@ static cuzk_status self_check(const groth16_vk_t *vk, const fr_t *pub, size_t n,
     groth16_prepare_vk(pvk, vk);
     cuzk_status st = groth16_verify(pvk, pub, n, proof, err);
     free(pvk);
-    if (st == CUZK_E_VERIFY_FAILED)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG,
-                         "the proof does not verify: the witness does not satisfy the circuit (nothing written)");
     return st;
+}
+
+/* With --r1cs: the key must be made for this circuit and the witness satisfy it. */
+static cuzk_status check_circuit(const zkey_t *z, const wtns_t *w, const char *path, unsigned threads,
+                                 cuzk_error *err)
+{
+    r1cs_t r;
+    cuzk_status st = r1cs_read_file(&r, path, err);
+    if (st)
+        return st;
+    uint32_t bad;
+    st = zkey_check_r1cs(z, &r, path, err);
+    if (!st && (st = r1cs_check_witness(&r, w->w, w->n, threads, &bad, err)) && bad != UINT32_MAX)
+        st = cuzk_fail(err, CUZK_E_INVALID_ARG,
+                       "the witness does not satisfy the circuit: constraint %u of %s fails (A.w * B.w != C.w; "
+                       "nothing written)",
+                       bad, path);
+    r1cs_free(&r);
+    return st;
+}
+
+/* The proof does not verify with the key's own verification key: say whose fault it is. */
+static cuzk_status diagnose(const zkey_t *z, const char *r1cs, unsigned threads, cuzk_error *err)
+{
+    cuzk_status st = zkey_check_points(z, threads, err);
+    if (st == CUZK_E_VERIFY_FAILED) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s (nothing written)", why);
+    }
+    if (st)
+        return st;
+    if (r1cs)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "the proving key is inconsistent: the witness satisfies every constraint of %s, yet the "
+                         "proof does not verify with the key's own verification key (a wrong point in the key, e.g. "
+                         "from a corrupted powers-of-tau file; nothing written)",
+                         r1cs);
+    return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                     "the proof does not verify with the key's own verification key: either the witness does not "
+                     "satisfy the circuit or the proving key is inconsistent. A .zkey stores no C coefficients, so "
+                     "the witness cannot be checked against the key alone: run again with --r1cs circuit.r1cs to "
+                     "tell which (nothing written)");
 }
 
 int cmd_prove(int argc, char **argv)
 {
+    const char *r1cs_path = NULL;
+    if (!take_r1cs(&argc, argv, &r1cs_path)) {
+        fprintf(stderr, "%s: --r1cs needs a file\n%s", argv[0], USAGE);
+        return CLI_ERROR;
+    }
     cli_opts o;
     int rc = cli_parse(argc, argv, USAGE, 4, &o);
     if (rc)
@@ -37,6 +111,11 @@ int cmd_prove(int argc, char **argv)
     cuzk_error err = {0};
     if (!cli_outputs_distinct("prove", &o, 2))
         return CLI_ERROR;
+    for (int i = 2; r1cs_path && i < 4; i++)
+        if (cuzk_same_file(r1cs_path, o.pos[i])) {
+            fprintf(stderr, "cuzk prove: error: output %s is the input %s\n", o.pos[i], r1cs_path);
+            return CLI_ERROR;
+        }
     zkey_t z;
     wtns_t w = {0};
     double t0 = cli_now_ms();
@@ -46,6 +125,8 @@ int cmd_prove(int argc, char **argv)
     cuzk_status st = wtns_read_file(&w, o.pos[1], &err);
     if (!st)
         st = wtns_check_count(&w, z.n_vars, o.pos[0], &err);
+    if (!st && r1cs_path)
+        st = check_circuit(&z, &w, r1cs_path, o.threads, &err);
     groth16_params_t pk;
     groth16_params_from_zkey(&pk, &z);
     groth16_assignment_t asg = {0};
@@ -74,8 +155,8 @@ int cmd_prove(int argc, char **argv)
             st = groth16_prove_finish(p, o.threads, &proof, &err);
         t5 = cli_now_ms();
     }
-    if (!st)
-        st = self_check(&pk.vk, w.w + 1, z.n_public, &proof, &err);
+    if (!st && (st = self_check(&pk.vk, w.w + 1, z.n_public, &proof, &err)) == CUZK_E_VERIFY_FAILED)
+        st = diagnose(&z, r1cs_path, o.threads, &err);
     if (!st)
         st = snarkjs_write_proof_and_public(o.pos[2], &proof, o.pos[3], w.w + 1, z.n_public, &err);
     if (o.verbose && !st)

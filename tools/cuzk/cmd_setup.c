@@ -19,12 +19,13 @@ int cmd_setup(int argc, char **argv)
     cuzk_error err = {0};
     if (!cli_outputs_distinct("setup", &o, 1))
         return CLI_ERROR;
-    fprintf(stderr, "cuzk setup: WARNING: these parameters come from toxic waste known to this process; "
-                    "use them for testing only, never in production.\n");
     r1cs_t r1cs;
     double t0 = cli_now_ms();
     if (r1cs_read_file(&r1cs, o.pos[0], &err))
         return cli_fail("setup", &err);
+    /* Only once the input is known to be good: a bad file gets its error alone. */
+    fprintf(stderr, "cuzk setup: WARNING: these parameters come from toxic waste known to this process; "
+                    "use them for testing only, never in production.\n");
     groth16_circuit_t circ = {&r1cs.a, &r1cs.b, &r1cs.c, r1cs.n_constraints, (size_t)r1cs_n_public(&r1cs) + 1,
                               (size_t)r1cs.n_wires - r1cs_n_public(&r1cs) - 1};
     groth16_toxic_t tw;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common/file_io.h"
 
 static const char USAGE[] =
     "usage: cuzk <command> [options] [arguments]\n"
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;
     }
+    /* SIGINT/SIGTERM/SIGHUP while an output is being written remove its temporary file. */
+    cuzk_write_cleanup_on_signals();
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(argv[1], cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);
