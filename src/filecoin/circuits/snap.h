@@ -86,4 +86,54 @@ typedef struct {
 cuzk_status fc_snap_synthesize(cs_t *cs, const fc_snap_shape *s, const fc_snap_public *pub,
                                const fc_snap_witness *w, cuzk_error *err);
 
+/* ---- a SnapDeals request assembled from what Curio sends (cuzk-reference.md §1.3, §2.3;
+ * filecoin-vanilla.md §9.7, §9.8) ---- */
+
+/* All partitions of one update proof, validated and in witness form. Owns all its memory. */
+typedef struct {
+    const fc_update_proof *proof;
+    fc_snap_shape shape;
+    fc_snap_public pub;        /* the commitments (pub.k is set per partition by the users) */
+    uint32_t npartitions;      /* shape.partitions */
+    fc_snap_witness *witness;  /* one per partition, pointing into the arrays below */
+    fc_snap_challenge_witness *challenges;
+    fr_t *values;
+} fc_snap_request;
+
+/* Assemble and validate every partition of an update proof from the parsed PartitionProofs
+ * (vanilla_proofs in partition order k = 0 .. P − 1; fc_snap_partition_read with
+ * u->shape and `poseidon`). comm_r_old, comm_d_new, comm_r_new are the request's raw 32-byte
+ * commitments. Checks, each refusal naming partition, challenge, field and expected versus
+ * actual value: every commitment canonical; exactly P partition proofs of the variant, each
+ * with A apex leaves (SHA variant) and Ch challenge proofs; comm_c and every value canonical;
+ * the challenges re-derived from comm_r_new and k (fc_snap_challenges /
+ * fc_snap_poseidon_challenges) equal to the leaf index of all three proofs of each
+ * challenge; every proof of its tree's shape with a path hashing to its root; roots: tree
+ * R_old / R_new of challenge 0 for every challenge, comm_d_new for tree D_new;
+ * Poseidon_2(comm_c, root_r_old) = comm_r_old and Poseidon_2(comm_c, root_r_new) =
+ * comm_r_new; leaf_r_new = leaf_r_old + leaf_d_new · rho(c >> (cb − h)); SHA variant: the
+ * tree-D node at the apex row equal to the apex leaf the challenge selects, the top pb path
+ * siblings equal to challenge 0's (the partition path), and the apex tree root hashed up
+ * the partition path equal to comm_d_new.
+ * Errors: CUZK_E_FIELD_NONCANONICAL, CUZK_E_FORMAT (counts, shapes, variant),
+ * CUZK_E_VERIFY_FAILED, CUZK_E_INVALID_ARG (partition count), CUZK_E_NOMEM. On error *out is
+ * zeroed. The partition proofs are only read. */
+cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+                                     const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                                     const uint8_t comm_r_new[32], const fc_snap_partition_proof *parts, uint32_t n,
+                                     cuzk_error *err);
+/* The same from the raw bincode blobs of SubmitProofRequest.vanilla_proofs (a parse error is
+ * prefixed with "vanilla_proofs[k]"). */
+cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+                                       const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                                       const uint8_t comm_r_new[32], const uint8_t *const *blobs, const size_t *lens,
+                                       uint32_t n, cuzk_error *err);
+void fc_snap_request_free(fc_snap_request *r);
+
+/* Synthesize partition k (any cs mode) / its 4 public inputs (fc_snap_public_inputs from the
+ * request's commitments and k). Errors: CUZK_E_INVALID_ARG (k >= partitions), synthesis
+ * errors. */
+cuzk_status fc_snap_request_synthesize(cs_t *cs, const fc_snap_request *r, uint32_t k, cuzk_error *err);
+cuzk_status fc_snap_request_public_inputs(const fc_snap_request *r, uint32_t k, fr_t out[4], cuzk_error *err);
+
 #endif
