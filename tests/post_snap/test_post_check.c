@@ -2,9 +2,11 @@
  * over random leaves, filecoin/seal/tree.h): satisfied, the public inputs it allocates equal
  * comm_r and the challenged leaf indices, counts equal to shape mode (and to §8.1), padding
  * repeats the last sector; a wrong comm_r or a wrong sibling is caught at the expected
- * constraint. */
+ * constraint. CS_RECORD's matrices hold for that witness under an independent evaluator
+ * (tests/gadgets/gadget_util.h) and CS_PROVE verifies its rows. */
 #include <string.h>
 
+#include "../gadgets/gadget_util.h"
 #include "check.h"
 #include "filecoin/circuits/post.h"
 #include "tree_util.h"
@@ -70,6 +72,23 @@ static void run(const char *tree, unsigned b, unsigned levels, unsigned sub, uns
     fr_t *in, *aux;
     uint64_t nin, naux;
     CHECK(cs_take_witness(&cs, &in, &nin, &aux, &naux) == CUZK_OK && nin == 19, "witness taken");
+    cs_free(&cs);
+    /* record mode: the matrices (with the appended input rows) hold for this witness */
+    cs_matrices m;
+    cs_init(&cs, CS_RECORD, 0);
+    CHECK(fc_post_synthesize(&cs, &s, NULL, 0, &e) == CUZK_OK && cs_take_matrices(&cs, &m) == CUZK_OK &&
+              m.num_aux == naux && m.num_constraints == want_constraints,
+          "%s record mode", tree);
+    CHECK(tu_matrices_check(&m, in, aux) == -1, "%s: recorded matrices satisfied by the witness", tree);
+    cs_matrices_free(&m);
+    cs_free(&cs);
+    /* proving mode with row verification */
+    cs_assignment as;
+    cs_init_prove(&cs, NULL, CS_VERIFY_ROWS);
+    CHECK(fc_post_synthesize(&cs, &s, w, 2, &e) == CUZK_OK && cs_take_assignment(&cs, 1u << 15, &as) == CUZK_OK &&
+              as.num_aux == naux && as.num_constraints == want_constraints,
+          "%s proving mode", tree);
+    cs_assignment_free(&as);
     /* inputs: ONE, then per circuit sector comm_r and 5 leaf indices; sector 2 repeats 1 */
     bool ok = fr_eq(&in[0], &FR_ONE);
     for (unsigned i = 0; i < 3; i++) {
