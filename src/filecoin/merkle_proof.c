@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "field/fr.h"
 #include "filecoin/merkle_proof.h"
 
@@ -110,16 +111,6 @@ bool fc_merkle_proof_has_shape(const fc_merkle_proof *p, unsigned base_arity, un
     return true;
 }
 
-static void hex32(char out[65], const uint8_t b[32])
-{
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[64] = 0;
-}
-
 /* Shape sanity for the functions that walk a proof built by hand. */
 static cuzk_status check_walkable(const fc_merkle_proof *p, const char *what, cuzk_error *err)
 {
@@ -162,8 +153,8 @@ cuzk_status fc_merkle_proof_verify(const fc_merkle_proof *p, merkle_hasher hashe
     }
     if (memcmp(cur, p->root, 32) != 0) {
         char got[65], want[65];
-        hex32(got, cur);
-        hex32(want, p->root);
+        cuzk_hex(got, cur, 32);
+        cuzk_hex(want, p->root, 32);
         return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: path hashes to %s at level %u (the top), root is %s", what,
                          got, p->nlevels, want);
     }

@@ -1,7 +1,7 @@
 /* Common layer: atomic writer (success, failure mid-write, mode preservation, temporary
  * files removed on SIGINT/SIGTERM/SIGHUP), file mapper and whole-file reader (regular files,
  * pipes, a FIFO without a writer, size limits), decimal <-> limb conversions against known
- * values. */
+ * values, hexadecimal. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "check.h"
 #include "common/decimal.h"
 #include "common/file_io.h"
+#include "common/hex.h"
 
 static int emit_text(FILE *out, const void *ctx)
 {
@@ -261,11 +262,20 @@ static void decimal(void)
     CHECK(decimal_to_limbs(l, 2, "000123") && l[0] == 123 && l[1] == 0, "leading zeros");
 }
 
+static void hex(void)
+{
+    static const uint8_t b[4] = {0x00, 0x9f, 0xa0, 0xff};
+    char out[9];
+    CHECK(!strcmp(cuzk_hex(out, b, 4), "009fa0ff"), "hex of 00 9f a0 ff: %s", out);
+    CHECK(!strcmp(cuzk_hex(out, b, 0), ""), "hex of nothing");
+}
+
 int main(void)
 {
     file_io();
     input_files();
     signal_cleanup();
     decimal();
+    hex();
     return check_summary("common");
 }

@@ -6,19 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/post.h"
 #include "filecoin/merkle_proof.h"
-
-static void hex32(char out[65], const uint8_t b[32])
-{
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[64] = 0;
-}
 
 void fc_post_partition_free(fc_post_partition *part)
 {
@@ -62,8 +53,8 @@ static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_po
         return st;
     if (memcmp(h, v->comm_r, 32)) {
         char a[65], b[65];
-        hex32(a, h);
-        hex32(b, v->comm_r);
+        cuzk_hex(a, h, 32);
+        cuzk_hex(b, v->comm_r, 32);
         return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: Poseidon_2(comm_c, comm_r_last) = %s, comm_r is %s", what,
                          a, b);
     }
@@ -86,8 +77,8 @@ static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_po
                              (unsigned long long)got, (unsigned long long)want, part->k, (unsigned long long)ci);
         if (memcmp(ip->root, sp->comm_r_last, 32)) {
             char a[65], b[65];
-            hex32(a, ip->root);
-            hex32(b, sp->comm_r_last);
+            cuzk_hex(a, ip->root, 32);
+            cuzk_hex(b, sp->comm_r_last, 32);
             return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: root %s, comm_r_last is %s", what, a, b);
         }
         if ((st = fc_merkle_proof_verify(ip, MERKLE_POSEIDON, what, err)))

@@ -5,26 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/snap.h"
 #include "filecoin/merkle_proof.h"
-
-static void hex32(char out[65], const uint8_t b[32])
-{
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[64] = 0;
-}
 
 static cuzk_status mismatch(cuzk_error *err, const char *what, const char *field, const uint8_t got[32],
                             const char *expected_name, const uint8_t want[32])
 {
     char a[65], b[65];
-    hex32(a, got);
-    hex32(b, want);
+    cuzk_hex(a, got, 32);
+    cuzk_hex(b, want, 32);
     return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: %s is %s, expected %s %s", what, field, a, expected_name, b);
 }
 
