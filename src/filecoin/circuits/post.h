@@ -134,7 +134,8 @@ cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_p
 void fc_post_partition_free(fc_post_partition *part);
 
 /* Synthesize the partition's circuit (any cs mode) / compute its public inputs (from its
- * public sectors, randomness and k: fc_post_public_inputs). Errors as those functions. */
+ * public sectors, randomness and k: fc_post_public_inputs). Both only read part (safe from
+ * several threads at once). Errors as those functions. */
 cuzk_status fc_post_partition_synthesize(cs_t *cs, const fc_post_partition *part, cuzk_error *err);
 cuzk_status fc_post_partition_public_inputs(const fc_post_partition *part, fr_t *out, cuzk_error *err);
 

@@ -131,8 +131,9 @@ cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_update_pro
 void fc_snap_request_free(fc_snap_request *r);
 
 /* Synthesize partition k (any cs mode) / its 4 public inputs (fc_snap_public_inputs from the
- * request's commitments and k). Errors: CUZK_E_INVALID_ARG (k >= partitions), synthesis
- * errors. */
+ * request's commitments and k). Both only read r, so the partitions of one request may be
+ * synthesized on several threads at once (one cs each). Errors: CUZK_E_INVALID_ARG
+ * (k >= partitions), synthesis errors. */
 cuzk_status fc_snap_request_synthesize(cs_t *cs, const fc_snap_request *r, uint32_t k, cuzk_error *err);
 cuzk_status fc_snap_request_public_inputs(const fc_snap_request *r, uint32_t k, fr_t out[4], cuzk_error *err);
 
