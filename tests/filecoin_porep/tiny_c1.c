@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/seal/sdr.h"
 #include "gadgets/create_label.h"
 #include "tiny_c1.h"
 
@@ -99,11 +100,11 @@ static bool is_challenge(const uint64_t *ch, unsigned n, uint64_t v)
 static void slots_of(node32 *const cols, unsigned L, const uint32_t par[FC_POREP_PARENTS], unsigned l,
                      node32 slots[FC_LABEL_PARENTS])
 {
-    unsigned n = l == 1 ? FC_DRG_PARENTS : FC_POREP_PARENTS;
-    for (unsigned s = 0; s < FC_LABEL_PARENTS; s++) {
-        unsigned j = s % n;
-        memcpy(slots[s], cols[(size_t)par[j] * L + (j < FC_DRG_PARENTS ? l - 1 : l - 2)], 32);
-    }
+    uint8_t e[FC_GRAPH_PARENTS][32] = {{0}};
+    for (unsigned j = 0; j < FC_POREP_PARENTS; j++)
+        if (j < FC_DRG_PARENTS || l > 1)
+            memcpy(e[j], cols[(size_t)par[j] * L + (j < FC_DRG_PARENTS ? l - 1 : l - 2)], 32);
+    fc_sdr_slots(l, (const uint8_t(*)[32])e, slots);
 }
 
 static bool column_proof(fc_column_proof *cp, const tree *tc, node32 *cols, unsigned L, uint64_t v,
