@@ -7,8 +7,6 @@
  * test_stacked_porep_circuit_poseidon_base_2 (1,206,212 constraints, 22 inputs). The
  * porep_id and API version of those tests change only values, not counts. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "filecoin/circuit_info.h"
 #include "filecoin/circuits/porep.h"
