@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/porep.h"
 #include "gadgets/create_label.h"
@@ -27,22 +28,12 @@ typedef struct {
     fr_t sib[PATH_MAX_SIBLINGS];
 } vctx;
 
-static void hex32(char out[65], const uint8_t b[32])
-{
-    static const char d[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = d[b[i] >> 4];
-        out[2 * i + 1] = d[b[i] & 15];
-    }
-    out[64] = 0;
-}
-
 static cuzk_status mismatch32(cuzk_error *err, const char *where, const char *expected_what, const uint8_t *expected,
                               const uint8_t *got)
 {
     char e[65], g[65];
-    hex32(e, expected);
-    hex32(g, got);
+    cuzk_hex(e, expected, 32);
+    cuzk_hex(g, got, 32);
     return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: expected %s %s, got %s", where, expected_what, e, g);
 }
 
@@ -67,7 +58,7 @@ static cuzk_status canonical(cuzk_error *err, const uint8_t b[32], const char *f
     va_start(ap, fmt);
     vsnprintf(w, sizeof w, fmt, ap);
     va_end(ap);
-    hex32(h, b);
+    cuzk_hex(h, b, 32);
     return cuzk_fail(err, CUZK_E_FIELD_NONCANONICAL, "%s: %s is not a canonical field element (>= r)", w, h);
 }
 
