@@ -7,12 +7,14 @@
  *   FIELD_MOD  modulus limbs, FIELD_MINV = -m^-1 mod 2^64, FIELD_R2 = R^2 mod m limbs
  *   FIELD_ONE  the element 1, FIELD_ZERO the element 0
  *   FIELD_MUL_ASM (optional) an assembly Montgomery multiplication r = a*b/R with the
- *              signature void (uint64_t *r, const uint64_t *a, const uint64_t *b)
+ *              signature void (uint64_t *r, const uint64_t *a, const uint64_t *b), used
+ *              when the active CPU back end (cpu.h) is not the portable one
  * Provides the out-of-line public functions whose contracts are documented in fp.h / fr.h
  * (add, sub, neg and dbl are inline in those headers).
  */
 #include <string.h>
 
+#include "field/cpu.h"
 #include "field/mont.h"
 
 #ifdef FIELD_MUL_ASM
@@ -22,10 +24,12 @@ void FIELD_MUL_ASM(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void FIELD_FN(mul)(FIELD_T *r, const FIELD_T *a, const FIELD_T *b)
 {
 #ifdef FIELD_MUL_ASM
-    FIELD_MUL_ASM(r->l, a->l, b->l);
-#else
-    mont_mul(r->l, a->l, b->l, FIELD_MOD, FIELD_MINV, FIELD_N);
+    if (cuzk_cpu_use_adx()) { /* the adx and ifma back ends (cpu.h) */
+        FIELD_MUL_ASM(r->l, a->l, b->l);
+        return;
+    }
 #endif
+    mont_mul(r->l, a->l, b->l, FIELD_MOD, FIELD_MINV, FIELD_N);
 }
 
 void FIELD_FN(sqr)(FIELD_T *r, const FIELD_T *a)

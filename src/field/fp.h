@@ -8,9 +8,9 @@
  * state). Multiplication has no data-dependent branches except the final conditional
  * subtraction (not constant time: the prover handles no long-term secrets in Fp).
  *
- * Two back ends are selected at build time (CUZK_FIELD_BACKEND): "x86_64" uses
- * mulx/adcx/adox (BMI2+ADX) and "portable" uses plain C with 32-bit partial products.
- * Both give bit-identical results.
+ * Builds (CUZK_FIELD_BACKEND): "x86_64" chooses at run time between plain C, mulx/adcx/adox
+ * assembly (BMI2+ADX) and AVX-512 IFMA batch kernels (field/cpu.h, CUZK_CPU); "portable"
+ * is plain C with 32-bit partial products only. All give bit-identical results.
  *
  * Algorithms: Montgomery multiplication, CIOS variant without the extra carry word
  * (valid since p < 2^383 / 2): Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
@@ -86,7 +86,8 @@ cuzk_status fp_from_bytes_le(fp_t *r, const uint8_t in[FP_BYTES]);
 void fp_to_bytes_be(uint8_t out[FP_BYTES], const fp_t *a);
 void fp_to_bytes_le(uint8_t out[FP_BYTES], const fp_t *a);
 
-/* Name of the compiled back end: "x86_64" or "portable". */
+/* Name of the compiled build flavour: "x86_64" (run-time choice, field/cpu.h) or
+ * "portable"; cuzk_cpu_name(cuzk_cpu_active()) names the back end in use. */
 const char *fp_backend_name(void);
 
 #endif

@@ -40,6 +40,9 @@ static inline bool g1k_aff_is_inf(const g1_affine_t *p)
 #define AFF_FROM_JAC g1_affine_from_jac
 #define GROUP_ID MSM_G1
 #define KERNEL(name) g1_kernel_##name
+#ifdef CUZK_HAVE_IFMA
+#define FLUSH_IFMA msm_g1_flush_ifma
+#endif
 
 #include "msm/msm_bucket.inc"
 

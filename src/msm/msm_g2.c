@@ -40,6 +40,9 @@ static inline bool g2k_aff_is_inf(const g2_affine_t *p)
 #define AFF_FROM_JAC g2_affine_from_jac
 #define GROUP_ID MSM_G2
 #define KERNEL(name) g2_kernel_##name
+#ifdef CUZK_HAVE_IFMA
+#define FLUSH_IFMA msm_g2_flush_ifma
+#endif
 
 #include "msm/msm_bucket.inc"
 

@@ -33,6 +33,25 @@ typedef struct {
     uint64_t max_digit;
 } msm_unit_t;
 
+/* A queued batch-affine addition: bucket b += (neg ? -p : p), a doubling when `dbl` (the
+ * bucket equals the signed point); p points at an affine point of the unit's group. */
+typedef struct {
+    const void *p;
+    uint32_t b;
+    uint8_t neg;
+    uint8_t dbl;
+} msm_entry_t;
+
+#ifdef CUZK_HAVE_IFMA
+/* msm_ifma.c: finish the m queued additions of `batch` into the affine `bucket` array
+ * with the AVX-512 IFMA 8-lane kernels, bit-identical to the scalar flush (which also
+ * sets the bucket states). Call only when cuzk_cpu_use_ifma(); `scratch` holds
+ * msm_ifma_scratch_bytes(cap) bytes for batches of up to cap entries. */
+void msm_g1_flush_ifma(const msm_entry_t *batch, size_t m, g1_affine_t *bucket, void *scratch);
+void msm_g2_flush_ifma(const msm_entry_t *batch, size_t m, g2_affine_t *bucket, void *scratch);
+size_t msm_ifma_scratch_bytes(size_t cap);
+#endif
+
 /* Group operations used by the driver; `jac` points at a g1_jac_t / g2_jac_t. */
 typedef struct {
     msm_group_id id;
