@@ -7,13 +7,15 @@
  * r untouched". At the end every known operation must have had at least one vector, so a
  * generator that stops emitting an operation fails the test instead of silently passing.
  *
- * The back end compiled in must be CUZK_EXPECT_BACKEND (set by tests/field/CMakeLists.txt),
- * which proves that the portable build really runs the portable code.
+ * The build flavour compiled in must be CUZK_EXPECT_BACKEND (set by
+ * tests/field/CMakeLists.txt), which proves that the portable build really runs the portable
+ * code; every vector runs on each run-time back end (field/cpu.h) this CPU supports.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "field/cpu.h"
 #include "field/fp.h"
 #include "field/fr.h"
 #include "field/tower.h"
@@ -711,8 +713,17 @@ int main(void)
     ssize_t len;
     char *t[MAX_TOKENS];
 
-    printf("field back end: %s\n", fp_backend_name());
+    printf("field build: %s\n", fp_backend_name());
     static_checks();
+    /* every vector runs on every back end this CPU supports (field/cpu.h) */
+    cuzk_cpu_backend cpus[CUZK_CPU_COUNT];
+    int ncpus = 0;
+    for (int b = 0; b < CUZK_CPU_COUNT; b++)
+        if (cuzk_cpu_supported((cuzk_cpu_backend)b))
+            cpus[ncpus++] = (cuzk_cpu_backend)b;
+    for (int k = 0; k < ncpus; k++)
+        printf("CPU back end: %s\n", cuzk_cpu_name(cpus[k]));
+    char op_name[96];
     while ((len = getline(&line, &cap, stdin)) >= 0) {
         line_no++;
         int n = split_tokens(line, t, MAX_TOKENS);
@@ -732,10 +743,15 @@ int main(void)
             continue;
         }
         h->seen++;
-        if (h->fn)
-            h->fn(t);
-        else
-            h->fnv(t, n);
+        for (int k = 0; k < ncpus; k++) {
+            CHECK(cuzk_cpu_select(cpus[k], NULL) == CUZK_OK, "cannot select %s", cuzk_cpu_name(cpus[k]));
+            snprintf(op_name, sizeof op_name, "%s [%s]", t[0], cuzk_cpu_name(cpus[k]));
+            cur_op = op_name;
+            if (h->fn)
+                h->fn(t);
+            else
+                h->fnv(t, n);
+        }
     }
     free(line);
     for (size_t i = 0; i < NHANDLERS; i++)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "field/cpu.h"
 #include "groth16/groth16.h"
 
 #define NB 400
@@ -250,7 +251,12 @@ static void run_form(poly_h_form form, const char *name)
 
     groth16_pvk_t pvk;
     groth16_prepare_vk(&pvk, &pk.vk);
+    int runs = 0;
+    for (int cpu = 0; cpu < CUZK_CPU_COUNT; cpu++)
     for (unsigned threads = 1; threads <= 2; threads++) {
+        if (!cuzk_cpu_supported((cuzk_cpu_backend)cpu))
+            continue;
+        CHECK(cuzk_cpu_select((cuzk_cpu_backend)cpu, &err) == CUZK_OK, "select %s", cuzk_cpu_name(cpu));
         groth16_assignment_t asg = {0};
         fill_abc(&asg, &A, &B, &C, w, m);
         asg.w = w;
@@ -261,16 +267,19 @@ static void run_form(poly_h_form form, const char *name)
         st = groth16_prove_start(&pk, &asg, &r, &s, threads, &p, &err);
         if (!st)
             st = groth16_prove_finish(p, threads, &proof, &err);
-        CHECK(st == CUZK_OK, "%s threads=%u: prove failed: %s", name, threads, err.msg);
+        CHECK(st == CUZK_OK, "%s %s threads=%u: prove failed: %s", name, cuzk_cpu_name(cpu), threads, err.msg);
         if (st)
             continue;
         uint8_t got[GROTH16_PROOF_BYTES];
         groth16_proof_to_bytes(got, &proof);
-        CHECK(memcmp(got, want_bytes, sizeof got) == 0, "%s threads=%u: proof bytes differ from the formulas",
-              name, threads);
-        CHECK(groth16_verify(&pvk, &w[1], 1, &proof, &err) == CUZK_OK, "%s threads=%u: proof rejected: %s", name,
-              threads, err.msg);
+        CHECK(memcmp(got, want_bytes, sizeof got) == 0, "%s %s threads=%u: proof bytes differ from the formulas",
+              name, cuzk_cpu_name(cpu), threads);
+        CHECK(groth16_verify(&pvk, &w[1], 1, &proof, &err) == CUZK_OK, "%s %s threads=%u: proof rejected: %s", name,
+              cuzk_cpu_name(cpu), threads, err.msg);
+        runs++;
     }
+    CHECK(runs >= 2, "%s: proved on %d back end/thread combinations only", name, runs);
+    (void)cuzk_cpu_select(cuzk_cpu_best(), NULL);
     free(w);
     free(ad);
     free(bd);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu_select.h"
 #include "curve/curve.h"
 #include "msm/msm.h"
 
@@ -165,6 +166,7 @@ static void free_case(msm_case *c)
 
 int main(void)
 {
+    check_select_cpu();
     char *line = NULL;
     size_t cap = 0;
     char *t[MAX_TOKENS];

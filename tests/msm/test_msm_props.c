@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu_select.h"
 #include "msm/msm.h"
 #include "msm/msm_internal.h"
 #include "msm_testdata.h"
@@ -385,6 +386,7 @@ static void errors_and_empty(void)
 
 int main(void)
 {
+    check_select_cpu();
     msm_rng rng = {0xC0FFEE1234567ULL};
     booth_digits(&rng);
     plans();

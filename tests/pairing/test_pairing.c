@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu_select.h"
 #include "curve/pairing.h"
 
 static bool parse_fp(fp_t *r, const char *hex)
@@ -121,6 +122,7 @@ static void properties(void)
 
 int main(void)
 {
+    check_select_cpu();
     oracle_vectors();
     properties();
     return check_summary("pairing");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu_select.h"
 #include "poly/h.h"
 #include "poly/ntt.h"
 
@@ -125,6 +126,7 @@ static void do_h(char **tok, int nt, poly_h_form form)
 
 int main(void)
 {
+    check_select_cpu();
     char *line = NULL, **tok = malloc(MAX_TOK * sizeof *tok);
     size_t cap = 0;
     unsigned h_records = 0;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "field/cpu.h"
 
 static const char USAGE[] =
     "usage: cuzk-bench <command> [options]\n"
@@ -26,7 +27,10 @@ static const char USAGE[] =
     "                                  against the published digest), seconds; one JSON line\n"
     "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
-    "                                  through a running daemon's gRPC API\n";
+    "                                  through a running daemon's gRPC API\n"
+    "\n"
+    "environment: CUZK_CPU=portable|adx|ifma forces a field back end (default: the best the\n"
+    "CPU has; one it lacks is refused); MSM_SCALARS=random|bool90 picks micro's MSM scalars\n";
 
 double bench_now(void)
 {
@@ -58,6 +62,11 @@ uint64_t bench_rand64(uint64_t *s)
 
 int main(int argc, char **argv)
 {
+    cuzk_error err;
+    if (cuzk_cpu_select_env(&err) != CUZK_OK) {
+        fprintf(stderr, "cuzk-bench: %s\n", err.msg);
+        return 2;
+    }
     if (argc >= 2 && (!strcmp(argv[1], "--addr") || !strcmp(argv[1], "-a")))
         return bench_client(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "micro"))

@@ -1,6 +1,10 @@
 /* cuzk-bench micro: per-operation timings of the proving core (issue 2's table).
  * Times are the minimum over repetitions (noisy shared machines: compare ratios within
- * one run). */
+ * one run). The CPU back end is the one CUZK_CPU selects (field/cpu.h; reported as
+ * "cpu_backend"), so one run per back end compares them. MSM_SCALARS (comma list, default
+ * "random,bool90") picks the G1 MSM rows: random scalars through msm_g1, and/or the
+ * boolean-heavy case through the prover's witness-aware MSM (msm_g1_witness): 90% of the
+ * scalars 0 or 1 (half each), the rest random. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +13,7 @@
 
 #include "bench.h"
 #include "curve/pairing.h"
+#include "field/cpu.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
@@ -18,6 +23,20 @@ static void random_scalars(uint64_t *s, size_t n, uint64_t *seed)
         s[i] = bench_rand64(seed);
     for (size_t i = 0; i < n; i++)
         s[4 * i + 3] &= 0x3fffffffffffffffULL; /* < 2^254 < r */
+}
+
+/* bool90: 90% zeros and ones (half each), the rest random */
+static void bool90_scalars(uint64_t *s, size_t n, uint64_t *seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t roll = bench_rand64(seed) % 20;
+        if (roll < 2) {
+            random_scalars(s + 4 * i, 1, seed);
+        } else {
+            memset(s + 4 * i, 0, 32);
+            s[4 * i] = roll & 1;
+        }
+    }
 }
 
 /* n distinct-looking G1/G2 bases: 64 random multiples of the generator, then running sums. */
@@ -85,17 +104,20 @@ static double time_g1_madd(const g1_affine_t *bases)
     return best * 1e9;
 }
 
-/* ms of one MSM, min over `reps` runs */
+/* ms of one MSM (witness-aware when `witness`), min over `reps` runs */
 #define TIME_MSM(G)                                                                           \
     static double time_msm_##G(const G##_affine_t *b, const uint64_t *s, size_t n, unsigned threads, \
-                               int reps)                                                      \
+                               int reps, int witness)                                         \
     {                                                                                         \
         double best = 1e30;                                                                   \
         msm_opts_t o = {.threads = threads};                                                  \
         for (int r = 0; r < reps; r++) {                                                      \
             G##_jac_t out;                                                                    \
             double t = bench_now();                                                           \
-            msm_##G(&out, b, s, n, &o, NULL);                                                 \
+            if (witness)                                                                      \
+                msm_##G##_witness(&out, b, n, NULL, s, n, &o, NULL, NULL);                    \
+            else                                                                              \
+                msm_##G(&out, b, s, n, &o, NULL);                                             \
             double d = bench_now() - t;                                                       \
             best = d < best ? d : best;                                                       \
         }                                                                                     \
@@ -149,7 +171,11 @@ int bench_micro(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             puts("usage: cuzk-bench micro [--quick] [--json]\n"
                  "  per-operation timings (1 and 2 threads); --quick caps sizes at 2^16;\n"
-                 "  --json: the table goes to stderr and stdout carries one JSON object");
+                 "  --json: the table goes to stderr and stdout carries one JSON object\n"
+                 "environment: CUZK_CPU=portable|adx|ifma (the back end measured, reported as\n"
+                 "  cpu_backend); MSM_SCALARS=random,bool90 (default both): G1 MSM rows with random\n"
+                 "  scalars (msm_g1) and/or 90% zeros and ones, the rest random, through the\n"
+                 "  witness-aware MSM (keys msm_g1_bool90_*)");
             return 0;
         } else {
             fprintf(stderr, "cuzk-bench micro: unknown option '%s' (use --quick, --json)\n", argv[i]);
@@ -157,17 +183,25 @@ int bench_micro(int argc, char **argv)
         }
     }
     FILE *out = json ? stderr : stdout; /* with --json, stdout carries only the JSON object */
+    const char *sets = getenv("MSM_SCALARS") && *getenv("MSM_SCALARS") ? getenv("MSM_SCALARS") : "random,bool90";
+    int want_random = strstr(sets, "random") != NULL, want_bool90 = strstr(sets, "bool90") != NULL;
+    if (!want_random && !want_bool90) {
+        fprintf(stderr, "cuzk-bench micro: MSM_SCALARS='%s' names neither random nor bool90\n", sets);
+        return 2;
+    }
+    const char *cpu = cuzk_cpu_name(cuzk_cpu_active());
     uint64_t seed = 42;
     unsigned max_log = quick ? 16 : 20;
     size_t nmax = (size_t)1 << max_log;
     json_t *j = json_object();
-    fprintf(out, "cuzk-bench micro (%s field back end%s)\n", fp_backend_name(), quick ? ", quick" : "");
+    fprintf(out, "cuzk-bench micro (%s build, %s CPU back end%s)\n", fp_backend_name(), cpu, quick ? ", quick" : "");
     fprintf(out, "preparing %zu G1 bases ...\n", nmax);
     fflush(out);
     g1_affine_t *b1 = make_g1(nmax, &seed);
     g2_affine_t *b2 = make_g2((size_t)1 << 16, &seed);
-    uint64_t *s = malloc(nmax * 4 * sizeof *s);
+    uint64_t *s = malloc(nmax * 4 * sizeof *s), *sb = malloc(nmax * 4 * sizeof *sb);
     random_scalars(s, nmax, &seed);
+    bool90_scalars(sb, nmax, &seed);
 
     double fpm = time_fp_mul(), frm = time_fr_mul(), madd = time_g1_madd(b1);
     fprintf(out, "%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n", "Fp mul", fpm, "Fr mul", frm,
@@ -179,20 +213,22 @@ int bench_micro(int argc, char **argv)
 
     for (unsigned lg = 16; lg <= max_log; lg += 2) {
         for (unsigned t = 1; t <= 2; t++) {
-            if (lg == 20 && t == 2 && quick)
-                continue;
-            double ms = time_msm_g1(b1, s, (size_t)1 << lg, t, lg >= 20 ? 1 : 3);
-            fprintf(out, "G1 MSM 2^%-2u  %u thread%s     %10.1f ms  %8.1f ns/point\n", lg, t, t > 1 ? "s" : " ", ms,
-                   ms * 1e6 / (double)((size_t)1 << lg));
-            char key[64];
-            snprintf(key, sizeof key, "msm_g1_2p%u_t%u_ms", lg, t);
-            json_object_set_new(j, key, json_real(ms));
-            fflush(out);
+            for (int bool90 = 0; bool90 <= 1; bool90++) {
+                if (bool90 ? !want_bool90 : !want_random)
+                    continue;
+                double ms = time_msm_g1(b1, bool90 ? sb : s, (size_t)1 << lg, t, lg >= 20 ? 1 : 3, bool90);
+                fprintf(out, "G1 MSM%s 2^%-2u  %u thread%s %10.1f ms  %8.1f ns/point\n", bool90 ? " bool90" : "       ",
+                        lg, t, t > 1 ? "s" : " ", ms, ms * 1e6 / (double)((size_t)1 << lg));
+                char key[64];
+                snprintf(key, sizeof key, "msm_g1%s_2p%u_t%u_ms", bool90 ? "_bool90" : "", lg, t);
+                json_object_set_new(j, key, json_real(ms));
+                fflush(out);
+            }
         }
     }
     for (unsigned t = 1; t <= 2; t++) {
-        double ms = time_msm_g2(b2, s, (size_t)1 << 16, t, quick ? 1 : 3);
-        fprintf(out, "G2 MSM 2^16  %u thread%s     %10.1f ms  %8.1f ns/point\n", t, t > 1 ? "s" : " ", ms,
+        double ms = time_msm_g2(b2, s, (size_t)1 << 16, t, quick ? 1 : 3, 0);
+        fprintf(out, "G2 MSM        2^16  %u thread%s %10.1f ms  %8.1f ns/point\n", t, t > 1 ? "s" : " ", ms,
                ms * 1e6 / 65536.0);
         char key[64];
         snprintf(key, sizeof key, "msm_g2_2p16_t%u_ms", t);
@@ -213,6 +249,8 @@ int bench_micro(int argc, char **argv)
     fprintf(out, "%-28s %10.1f us\n", "pairing", pus);
     json_object_set_new(j, "pairing_us", json_real(pus));
     json_object_set_new(j, "field_backend", json_string(fp_backend_name()));
+    json_object_set_new(j, "cpu_backend", json_string(cpu));
+    json_object_set_new(j, "msm_scalars", json_string(sets));
     json_object_set_new(j, "quick", json_boolean(quick));
     if (json) {
         char *txt = json_dumps(j, JSON_COMPACT);
@@ -223,5 +261,6 @@ int bench_micro(int argc, char **argv)
     free(b1);
     free(b2);
     free(s);
+    free(sb);
     return 0;
 }

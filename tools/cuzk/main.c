@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "common/file_io.h"
+#include "field/cpu.h"
 
 static const char USAGE[] =
     "usage: cuzk <command> [options] [arguments]\n"
@@ -21,7 +22,10 @@ static const char USAGE[] =
     "  circuit-info <circuit> [--param key=value ...]  counts of a built-in circuit (JSON line)\n"
     "\n"
     "options: --help (every command); --threads N and -v (timings on stderr) for setup,\n"
-    "export-vk, prove and verify\n";
+    "export-vk, prove and verify\n"
+    "\n"
+    "environment: CUZK_CPU=portable|adx|ifma forces a field back end (default: the best\n"
+    "the CPU has); one the CPU lacks is refused (exit 2)\n";
 
 int main(int argc, char **argv)
 {
@@ -33,6 +37,11 @@ int main(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;
+    }
+    cuzk_error err;
+    if (cuzk_cpu_select_env(&err) != CUZK_OK) {
+        fprintf(stderr, "cuzk: %s\n", err.msg);
+        return CLI_ERROR;
     }
     /* SIGINT/SIGTERM/SIGHUP while an output is being written remove its temporary file. */
     cuzk_write_cleanup_on_signals();
