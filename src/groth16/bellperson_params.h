@@ -130,6 +130,12 @@ void bp_params_close(bp_params_t *p);
 cuzk_status bp_params_decode(const bp_params_t *p, bp_section s, uint64_t first, uint64_t n, g1_affine_t *out_g1,
                              g2_affine_t *out_g2, cuzk_error *err);
 
+/* bp_params_decode of a whole section into out (count points: g1_affine_t, or g2_affine_t
+ * for b_g2) with up to `threads` threads (>= 1; at most 64 are used); the error of the
+ * lowest failing chunk is reported. */
+cuzk_status bp_params_decode_section(const bp_params_t *p, bp_section s, void *out, unsigned threads,
+                                     cuzk_error *err);
+
 /* Compare the counts with a circuit: c->inputs, c->aux, c->constraints and the density
  * counts (cs_counts from CS_RECORD, or CS_SHAPE with CS_TRACK_DENSITY). Errors:
  * CUZK_E_INVALID_ARG with both values and the section's count offset. */

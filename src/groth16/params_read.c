@@ -227,9 +227,8 @@ static void *run_chunk(void *arg)
     return NULL;
 }
 
-/* Decode section s into out (count points) with up to `threads` threads; the error of the
- * lowest failing chunk wins. */
-static cuzk_status load_section(const bp_params_t *p, bp_section s, void *out, unsigned threads, cuzk_error *err)
+cuzk_status bp_params_decode_section(const bp_params_t *p, bp_section s, void *out, unsigned threads,
+                                     cuzk_error *err)
 {
     uint64_t n = p->sec[s].count;
     if (threads > 64)
@@ -294,7 +293,7 @@ cuzk_status bp_params_load(const bp_params_t *p, unsigned threads, groth16_param
     memcpy(q.vk.ic, p->vk.ic, p->vk.n_ic * sizeof *q.vk.ic);
     void *dst[BP_SEC_COUNT] = {q.h, q.l, q.a, q.b_g1, q.b_g2};
     for (int s = 0; s < BP_SEC_COUNT; s++) {
-        cuzk_status st = load_section(p, (bp_section)s, dst[s], threads, err);
+        cuzk_status st = bp_params_decode_section(p, (bp_section)s, dst[s], threads, err);
         if (st) {
             groth16_params_free(&q);
             return st;
