@@ -241,31 +241,33 @@ cuzk_status groth16_setup(const groth16_circuit_t *circ, const groth16_toxic_t *
     out->b_g2 = malloc((nv + 1) * sizeof(g2_affine_t));
     if (!st && (!out->vk.ic || !out->h || !out->l || !out->a || !out->b_g1 || !out->b_g2))
         st = CUZK_E_NOMEM;
+    fixed_base_g1_table *t1 = NULL;
+    fixed_base_g2_table *t2 = NULL;
     if (!st)
-        st = fixed_base_g1(out->vk.ic, &g1, t.k, ni, threads);
+        st = fixed_base_g1_new(&t1, &g1, ni + na + n_h + 2 * nv, threads);
     if (!st)
-        st = fixed_base_g1(out->l, &g1, t.k + ni, na, threads);
-    if (!st)
-        st = fixed_base_g1(out->h, &g1, t.h, n_h, threads);
+        st = fixed_base_g2_new(&t2, &g2, nv, threads);
     if (!st) {
+        fixed_base_g1_mul(t1, out->vk.ic, t.k, ni, threads);
+        fixed_base_g1_mul(t1, out->l, t.k + ni, na, threads);
+        fixed_base_g1_mul(t1, out->h, t.h, n_h, threads);
         out->n_a = compact(t.k, t.u, t.ad, nv);
-        st = fixed_base_g1(out->a, &g1, t.k, out->n_a, threads);
-    }
-    if (!st) {
+        fixed_base_g1_mul(t1, out->a, t.k, out->n_a, threads);
         out->n_b = compact(t.k, t.v, t.bd, nv);
-        st = fixed_base_g1(out->b_g1, &g1, t.k, out->n_b, threads);
+        fixed_base_g1_mul(t1, out->b_g1, t.k, out->n_b, threads);
+        fixed_base_g2_mul(t2, out->b_g2, t.k, out->n_b, threads);
     }
-    if (!st)
-        st = fixed_base_g2(out->b_g2, &g2, t.k, out->n_b, threads);
     /* verifying key */
     fr_t ks[3] = {tw->alpha, tw->beta, tw->delta};
     g1_affine_t v1[3];
     g2_affine_t v2[3];
     fr_t ks2[3] = {tw->beta, tw->gamma, tw->delta};
-    if (!st)
-        st = fixed_base_g1(v1, &g1, ks, 3, 1);
-    if (!st)
-        st = fixed_base_g2(v2, &g2, ks2, 3, 1);
+    if (!st) {
+        fixed_base_g1_mul(t1, v1, ks, 3, 1);
+        fixed_base_g2_mul(t2, v2, ks2, 3, 1);
+    }
+    fixed_base_g1_free(t1);
+    fixed_base_g2_free(t2);
     if (st) {
         tmp_free(&t);
         groth16_params_free(out);
