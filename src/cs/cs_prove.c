@@ -78,18 +78,29 @@ bool cs_prove_reserve_value(cs_t *cs, int kind, uint64_t need)
     return cs_grow((void **)&im->vals[kind], &im->vals_cap[kind], need, sizeof(fr_t));
 }
 
-/* Σ coeff·value over a normalised LC; coefficients 1 and -1 (most of them: boolean and
- * SHA-256 gadgets) skip the multiplication. */
+/* Σ coeff·value over a normalised LC. Most terms need no multiplication: Filecoin
+ * witnesses are mostly bits (a zero value is skipped, a value of one adds the coefficient)
+ * and most coefficients are 1 or -1. */
+static inline bool limbs_zero(const fr_t *a) { return !(a->l[0] | a->l[1] | a->l[2] | a->l[3]); }
+static inline bool limbs_eq(const fr_t *a, const fr_t *b)
+{
+    return !((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3]));
+}
+
 static void eval(const cs_impl *im, const cs_lc *lc, const fr_t *neg_one, fr_t *out)
 {
     fr_t acc = FR_ZERO, t;
     for (uint32_t i = 0; i < lc->n; i++) {
         const cs_term *term = &lc->t[i];
         const fr_t *x = &im->vals[CS_VAR_IS_INPUT(term->var) ? 0 : 1][CS_VAR_INDEX(term->var)];
-        if (fr_eq(&term->coeff, &FR_ONE)) {
+        if (limbs_zero(x))
+            continue;
+        if (limbs_eq(&term->coeff, &FR_ONE)) {
             fr_add(&acc, &acc, x);
-        } else if (fr_eq(&term->coeff, neg_one)) {
+        } else if (limbs_eq(&term->coeff, neg_one)) {
             fr_sub(&acc, &acc, x);
+        } else if (limbs_eq(x, &FR_ONE)) {
+            fr_add(&acc, &acc, &term->coeff);
         } else {
             fr_mul(&t, x, &term->coeff);
             fr_add(&acc, &acc, &t);
