@@ -53,6 +53,7 @@ void mock_init(mock_ctx *m)
     m->budget_bytes = UINT64_MAX;
     for (int i = 0; i < MOCK_MAX_TAGS; i++)
         atomic_init(&m->synth_by_tag[i], 0);
+    atomic_init(&m->synth_log_n, 0);
     atomic_init(&m->hold_synth, false);
     atomic_init(&m->hold_prove, false);
 }
@@ -99,6 +100,15 @@ uint64_t mock_synth_calls_for(mock_ctx *m, uint64_t tag)
     return atomic_load(&m->synth_by_tag[tag % MOCK_MAX_TAGS]);
 }
 
+int mock_synth_position(mock_ctx *m, uint64_t tag, uint32_t partition)
+{
+    uint32_t n = atomic_load(&m->synth_log_n);
+    for (uint32_t i = 0; i < n && i < MOCK_LOG; i++)
+        if (m->synth_log[i].tag == tag && m->synth_log[i].partition == partition)
+            return (int)i;
+    return -1;
+}
+
 /* ---- kind ---- */
 
 static cuzk_status k_estimate(void *ctx, const void *input, cuzk_partition_estimate *out, cuzk_error *err)
@@ -133,6 +143,11 @@ static cuzk_status k_synthesize(void *ctx, const void *input, uint32_t partition
     m->synth_calls++;
     pthread_mutex_unlock(&m->mu);
     atomic_fetch_add(&m->synth_by_tag[in->tag % MOCK_MAX_TAGS], 1);
+    uint32_t slot = atomic_fetch_add(&m->synth_log_n, 1);
+    if (slot < MOCK_LOG) {
+        m->synth_log[slot].tag = in->tag;
+        m->synth_log[slot].partition = partition;
+    }
     const uint32_t synth_us = m->synth_us;
     /* the gate, then the delay; both end early on cancel */
     while (atomic_load(&m->hold_synth) && !atomic_load(cancel))

@@ -21,6 +21,7 @@
 
 #define MOCK_MAX_DEVICES 8
 #define MOCK_MAX_TAGS 1024
+#define MOCK_LOG 4096
 
 typedef struct {
     uint64_t tag;
@@ -48,6 +49,12 @@ typedef struct {
     uint64_t violations;
     char first_violation[256];
     _Atomic uint64_t synth_by_tag[MOCK_MAX_TAGS]; /* synthesize calls per tag (mod MOCK_MAX_TAGS) */
+    /* synthesize calls in the order they started (the first MOCK_LOG of them) */
+    struct {
+        uint64_t tag;
+        uint32_t partition;
+    } synth_log[MOCK_LOG];
+    _Atomic uint32_t synth_log_n;
 } mock_ctx;
 
 void mock_init(mock_ctx *m);
@@ -69,5 +76,7 @@ mock_stats mock_stats_get(mock_ctx *m);
 /* Synthesis calls made for jobs with this tag (thread-safe). */
 uint64_t mock_synth_calls_for(mock_ctx *m, uint64_t tag);
 void mock_sleep_us(uint32_t us);
+/* Position of (tag, partition) in the synthesis start order, or -1. */
+int mock_synth_position(mock_ctx *m, uint64_t tag, uint32_t partition);
 
 #endif

@@ -584,6 +584,44 @@ static void test_priority(void)
     mock_destroy(&h.mock);
 }
 
+/* A CRITICAL job (WinningPoSt) submitted while a NORMAL multi-partition job (PoRep) has
+ * partitions proving, queued, awaiting the channel and still waiting in the scheduler is
+ * synthesized before every NORMAL partition that had not started (issue 11; reference §9.2
+ * item 11: no CRITICAL job waits behind inline work), and finishes first. */
+static void test_critical_overtakes_partitions(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.synth_us = 300;
+    h.mock.prove_us = 2000;
+    harness_start(&h, (eng_params){.pw = 1, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1 << 20});
+    atomic_store(&h.mock.hold_prove, true);
+    mock_input porep = mock_input_make(80), winning = mock_input_make(81);
+    uint64_t id_porep = submit(&h, &porep, 10, CUZK_PRIORITY_NORMAL, true);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    uint32_t provers = 1;
+    CHECK(wait_state(&h, backed_up, &provers, v), "critical: pipeline never backed up");
+    uint64_t id_win = submit(&h, &winning, 1, CUZK_PRIORITY_CRITICAL, true);
+    atomic_store(&h.mock.hold_prove, false);
+    cuzk_job_result rp, rw;
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_wait(h.e, id_win, 30000, &rw, &err) == CUZK_OK && proofs_ok(&rw, 81), "critical: wait: %s",
+          err.msg);
+    CHECK(cuzk_engine_wait(h.e, id_porep, 30000, &rp, &err) == CUZK_OK && proofs_ok(&rp, 80), "critical: porep: %s",
+          err.msg);
+    int w = mock_synth_position(&h.mock, 81, 0);
+    for (uint32_t k = 0; k < 10; k++) {
+        int p = mock_synth_position(&h.mock, 80, k);
+        /* partitions 0..2 were proving / queued / awaiting the send when it arrived */
+        CHECK(k < 3 ? p < w : w < p, "critical: NORMAL partition %u synthesized at %d, CRITICAL at %d", k, p, w);
+    }
+    CHECK(rw.timings.finished_at_ms < rp.timings.finished_at_ms, "critical: finished after the NORMAL job");
+    cuzk_job_result_free(&rp);
+    cuzk_job_result_free(&rw);
+    harness_finish(&h, "critical");
+    mock_destroy(&h.mock);
+}
+
 static const cuzk_queue_depth *find_queue(const cuzk_engine_status *s, cuzk_priority p)
 {
     for (size_t i = 0; i < s->num_queues; i++)
@@ -939,6 +977,7 @@ int main(void)
     test_cancel_running();
     test_failures();
     test_priority();
+    test_critical_overtakes_partitions();
     test_status_snapshot();
     test_worker_status();
     test_bench_loop();
