@@ -26,9 +26,16 @@
 #include <stddef.h>
 
 #include "cs/cs.h"
+#include "filecoin/registry.h"
 
 cuzk_status fc_circuit_info(const char *name, const char *const *params, size_t nparams, cs_counts *out,
                             cuzk_error *err);
+
+/* Synthesize the published circuit `c` (one partition of it) without values, in CS_SHAPE or
+ * CS_RECORD mode, e.g. to record its matrices for a test-only setup (`cuzk params gen`).
+ * Errors: CUZK_E_INVALID_ARG (a cs with values), CUZK_E_UNSUPPORTED (no such circuit at this
+ * size), synthesis errors. */
+cuzk_status fc_circuit_synthesize_blank(cs_t *cs, const fc_circuit_id *c, cuzk_error *err);
 
 /* The per-family handlers fc_circuit_info dispatches to (circuits/<family>_info.c). */
 cuzk_status fc_porep_circuit_info(const char *const *params, size_t nparams, cs_counts *out, cuzk_error *err);

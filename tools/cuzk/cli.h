@@ -39,5 +39,12 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_circuit_info(int argc, char **argv);
+int cmd_c2(int argc, char **argv);
+int cmd_verify_c2(int argc, char **argv);
+int cmd_post(int argc, char **argv);
+int cmd_verify_post(int argc, char **argv);
+int cmd_snap(int argc, char **argv);
+int cmd_verify_snap(int argc, char **argv);
+int cmd_params(int argc, char **argv);
 
 #endif

@@ -21,6 +21,15 @@ static const char USAGE[] =
     "                                                the gRPC proving daemon (cuzk.v1.ProvingEngine)\n"
     "  circuit-info <circuit> [--param key=value ...]  counts of a built-in circuit (JSON line)\n"
     "\n"
+    "Filecoin proofs (parameters: the official v28 files in --param-cache / FIL_PROOFS_PARAMETER_CACHE):\n"
+    "  c2 C1FILE (-o PROOF | --check)              PoRep C2 from a commit-phase-1 output\n"
+    "  verify-c2 C1FILE PROOF                      exit 0 valid, 1 invalid, 2 bad input\n"
+    "  post --kind window|winning ... (-o PROOF | --check) VANILLA...   WindowPoSt / WinningPoSt\n"
+    "  verify-post ... PROOF VANILLA...\n"
+    "  snap --registered-proof ID --comm-r-old H --comm-r-new H --comm-d-new H (-o PROOF | --check) VANILLA...\n"
+    "  verify-snap ... PROOF VANILLA...\n"
+    "  params gen <circuit> --sector-size S --out DIR   TEST-ONLY parameters under the official names\n"
+    "\n"
     "options: --help (every command); --threads N and -v (timings on stderr) for setup,\n"
     "export-vk, prove and verify\n"
     "\n"
@@ -33,7 +42,9 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify},
-                   {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}};
+                   {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}, {"c2", cmd_c2},
+                   {"verify-c2", cmd_verify_c2}, {"post", cmd_post}, {"verify-post", cmd_verify_post},
+                   {"snap", cmd_snap}, {"verify-snap", cmd_verify_snap}, {"params", cmd_params}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;

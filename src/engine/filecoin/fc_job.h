@@ -1,0 +1,119 @@
+/* Filecoin proof jobs for the engine: the adapter between a proving request (what Curio
+ * sends in SubmitProofRequest, or what the CLI reads from files) and the engine's
+ * crypto-free kind / backend interfaces (engine/kind.h, engine/backend.h).
+ *
+ * A job parses and validates its vanilla data once (shared by all its partitions:
+ * cuzk-reference.md §2.2), acquires its circuit's parameters (fc_srs.h), and then serves:
+ *   kind        estimate (a/b/c of the 2^log2_m domain + witness + prover copies),
+ *               synthesize partition k (CS_PROVE sized from the parameters, so a/b/c are
+ *               written where the prover reads them), release_abc, free_assignment;
+ *   params      the groth16_params_t to pass to the CPU backend;
+ *   verify      every partition proof is checked with the circuit's verifying key against
+ *               public inputs derived from the request alone (never from the vanilla
+ *               proofs), before the job may complete.
+ * Assignments are builtin_assignment-compatible (the CPU backend's layout).
+ *
+ * Kinds and their inputs (cuzk-reference.md §1.3, §2.3):
+ *   FC_JOB_POREP          vanilla_proof = C1 output (Curio envelope, JSON or bincode);
+ *                         miner_id / sector_number, when set, must reproduce replica_id.
+ *                         Partitions: the registered proof's (1 / 10; NI 13 / 126: the
+ *                         partition proofs are returned concatenated, not SnarkPack-aggregated).
+ *   FC_JOB_SNAP           vanilla_proofs = one PartitionProof per partition; registered_proof =
+ *                         RegisteredUpdateProof; comm_r_old, comm_r_new, comm_d_new (32 bytes).
+ *   FC_JOB_WINDOW_POST    vanilla_proofs = one FallbackPoStSectorProof per sector of the
+ *                         partition; registered_proof = RegisteredPoStProof 5..14; randomness;
+ *                         miner_id; partition_index. One partition.
+ *   FC_JOB_WINNING_POST   vanilla_proofs[0] = the sector's proof with 66 challenges;
+ *                         registered_proof 0..4; randomness; miner_id. One partition.
+ *
+ * Thread-safety: a created job is immutable; its kind and hook may be called from any engine
+ * thread concurrently. Ownership: the job copies nothing it does not need; the request's
+ * buffers are only read during fc_job_create.
+ */
+#ifndef CUZK_ENGINE_FILECOIN_FC_JOB_H
+#define CUZK_ENGINE_FILECOIN_FC_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "engine/backend.h"
+#include "engine/engine.h"
+#include "engine/filecoin/fc_srs.h"
+#include "engine/kind.h"
+
+/* Same numbers as the proto's ProofKind. */
+typedef enum {
+    FC_JOB_POREP = 1,
+    FC_JOB_SNAP = 2,
+    FC_JOB_WINDOW_POST = 3,
+    FC_JOB_WINNING_POST = 4,
+} fc_job_type;
+
+/* "porep-c2", "snap-update", "window-post", "winning-post" (the reference's display names). */
+const char *fc_job_type_name(fc_job_type t);
+/* Default engine priority of a kind: WinningPoSt CRITICAL, WindowPoSt HIGH, others NORMAL. */
+cuzk_priority fc_job_default_priority(fc_job_type t);
+
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+} fc_bytes;
+
+typedef struct {
+    fc_job_type type;
+    fc_bytes vanilla_proof;        /* PoRep */
+    const fc_bytes *vanilla_proofs; /* PoSt / SnapDeals */
+    size_t n_vanilla_proofs;
+    uint64_t registered_proof;     /* PoSt / SnapDeals (PoRep: ignored, the C1 carries it) */
+    bool has_miner;                /* miner_id set */
+    uint64_t miner_id;
+    bool has_sector;               /* sector_number set */
+    uint64_t sector_number;
+    fc_bytes randomness;           /* PoSt: 32 bytes */
+    uint32_t partition_index;      /* WindowPoSt */
+    fc_bytes comm_r_old, comm_r_new, comm_d_new; /* SnapDeals: 32 bytes each */
+} fc_job_request;
+
+typedef struct fc_job fc_job;
+
+/* Parse, validate and bind a request to its parameters. Errors: CUZK_E_FORMAT /
+ * CUZK_E_INVALID_ARG / CUZK_E_VERIFY_FAILED / CUZK_E_FIELD_NONCANONICAL / CUZK_E_UNSUPPORTED
+ * for bad requests (the message names the field, offset or JSON path, and the expected and
+ * actual values: a daemon answers INVALID_ARGUMENT), CUZK_E_IO when the parameters are
+ * missing (FAILED_PRECONDITION), CUZK_E_NOMEM. */
+cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, cuzk_error *err);
+/* Release the parameters and free everything. The engine must be done with the job. */
+void fc_job_free(fc_job *j);
+
+fc_job_type fc_job_type_of(const fc_job *j);
+uint32_t fc_job_partitions(const fc_job *j);
+/* Engine plumbing: kind (kind_input = the job itself), params for the backend, verify hook. */
+const cuzk_circuit_kind *fc_job_kind(const fc_job *j);
+const void *fc_job_params(const fc_job *j);
+const cuzk_verify_hook *fc_job_verify_hook(const fc_job *j);
+/* Circuit id ("porep-2k") and its constraint-system size. */
+void fc_job_circuit_name(const fc_job *j, char *out, size_t cap);
+
+/* Check one partition of the job in CS_CHECK mode (no parameters needed when the job was
+ * created with srs = NULL): *satisfied, and on failure the constraint index and its
+ * namespaced gadget path in `where` (cap bytes). *constraints receives the count.
+ * Errors: synthesis errors. */
+cuzk_status fc_job_check_partition(const fc_job *j, uint32_t k, bool *satisfied, uint64_t *constraints,
+                                   uint64_t *failed_index, char *where, size_t cap, cuzk_error *err);
+
+/* Verify a finished proof of this job (partitions x 192 bytes) with the job's vk.
+ * Errors: CUZK_E_VERIFY_FAILED naming the first bad partition, CUZK_E_FORMAT (length), the
+ * proof decoding errors (point and partition named). */
+cuzk_status fc_job_verify_proof(const fc_job *j, const uint8_t *proof, size_t len, cuzk_error *err);
+
+/* Verify a proof of a request against an explicit verifying key (no proving key needed):
+ * used by `cuzk verify-c2 / verify-post / verify-snap`. */
+cuzk_status fc_job_verify_with_vk(const fc_job *j, const groth16_vk_t *vk, const uint8_t *proof, size_t len,
+                                  cuzk_error *err);
+
+/* The circuit of a request (for fc_srs_read_vk before verifying). */
+fc_circuit_id fc_job_circuit(const fc_job *j);
+
+#endif

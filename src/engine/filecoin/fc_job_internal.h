@@ -1,0 +1,40 @@
+/* Private to fc_job*.c: the per-kind operations behind fc_job. */
+#ifndef CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
+#define CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
+
+#include "cs/cs.h"
+#include "engine/filecoin/fc_job.h"
+
+typedef struct {
+    /* Synthesize partition k into cs (any mode). */
+    cuzk_status (*synthesize)(const fc_job *j, cs_t *cs, uint32_t k, cuzk_error *err);
+    /* Public inputs of partition k, ONE excluded (out holds cap values). */
+    cuzk_status (*public_inputs)(const fc_job *j, uint32_t k, fr_t *out, size_t cap, size_t *n, cuzk_error *err);
+    /* Free the kind's data. */
+    void (*free_data)(void *data);
+} fc_job_ops;
+
+struct fc_job {
+    fc_job_type type;
+    const fc_job_ops *ops;
+    void *data;
+    fc_circuit_id circuit;
+    uint32_t partitions;
+    size_t public_inputs; /* per partition, ONE excluded */
+    fc_srs *srs;
+    fc_srs_entry *entry; /* NULL for a check-only job */
+    cs_prove_hint hint;
+    cuzk_circuit_kind kind;
+    cuzk_verify_hook hook;
+};
+
+/* Kind constructors: parse and validate req, fill j->ops, data, circuit, partitions,
+ * public_inputs. */
+cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *err);
+cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *err);
+cuzk_status fc_job_init_snap(fc_job *j, const fc_job_request *req, cuzk_error *err);
+
+/* A 32-byte request field, or an error naming it. */
+cuzk_status fc_job_bytes32(const fc_bytes *b, const char *field, uint8_t out[32], cuzk_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* WindowPoSt / WinningPoSt jobs: one partition assembled and validated from the request
+ * (filecoin/circuits/post.h fc_post_partition_from_bytes), one FallbackPoSt circuit.
+ * Contracts in fc_job.h. */
+#include <stdlib.h>
+
+#include "engine/filecoin/fc_job_internal.h"
+#include "filecoin/circuits/post.h"
+
+static cuzk_status synth(const fc_job *j, cs_t *cs, uint32_t k, cuzk_error *err)
+{
+    (void)k;
+    return fc_post_partition_synthesize(cs, j->data, err);
+}
+
+static cuzk_status inputs(const fc_job *j, uint32_t k, fr_t *out, size_t cap, size_t *n, cuzk_error *err)
+{
+    (void)k;
+    const fc_post_partition *part = j->data;
+    size_t need = fc_post_public_input_count(part->proof);
+    if (cap < need)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "public inputs: %zu values needed, room for %zu", need, cap);
+    *n = need;
+    return fc_post_partition_public_inputs(part, out, err);
+}
+
+static void free_data(void *p)
+{
+    if (p)
+        fc_post_partition_free(p);
+    free(p);
+}
+
+static const fc_job_ops OPS = {synth, inputs, free_data};
+
+cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *err)
+{
+    const fc_post_proof *p;
+    cuzk_status st = fc_post_proof_get(req->registered_proof, &p, err);
+    if (st)
+        return st;
+    bool winning = req->type == FC_JOB_WINNING_POST;
+    if (p->winning != winning)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "registered_proof %u (%s) is a %s proof, the request is %s", p->id,
+                         p->name, p->winning ? "WinningPoSt" : "WindowPoSt", winning ? "WINNING_POST" : "WINDOW_POST_PARTITION");
+    uint8_t rand[32];
+    if ((st = fc_job_bytes32(&req->randomness, "randomness", rand, err)))
+        return st;
+    if (!req->has_miner)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "miner_id is required for PoSt (it gives the prover id)");
+    if (req->n_vanilla_proofs == 0)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "vanilla_proofs is empty: one FallbackPoStSectorProof per sector");
+    if (req->n_vanilla_proofs > UINT32_MAX)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "vanilla_proofs: %zu proofs", req->n_vanilla_proofs);
+    /* WinningPoSt uses the first proof only (reference §2.3); the rest are ignored */
+    uint32_t n = winning ? 1 : (uint32_t)req->n_vanilla_proofs;
+    const uint8_t **blobs = malloc(n * sizeof *blobs);
+    size_t *lens = malloc(n * sizeof *lens);
+    fc_post_partition *part = calloc(1, sizeof *part);
+    if (!blobs || !lens || !part) {
+        free(blobs), free(lens), free(part);
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        blobs[i] = req->vanilla_proofs[i].data;
+        lens[i] = req->vanilla_proofs[i].len;
+    }
+    st = fc_post_partition_from_bytes(part, p, rand, req->miner_id, winning ? 0 : req->partition_index, blobs, lens, n,
+                                      err);
+    free(blobs), free(lens);
+    if (st) {
+        free(part);
+        return st;
+    }
+    j->ops = &OPS;
+    j->data = part;
+    j->circuit = fc_post_circuit(p);
+    j->partitions = 1;
+    j->public_inputs = fc_post_public_input_count(p);
+    return CUZK_OK;
+}

@@ -1,0 +1,469 @@
+/* Filecoin proofs from the command line: cuzk c2 / verify-c2 / post / verify-post / snap /
+ * verify-snap. Each builds the same fc_job the daemon builds from a gRPC request
+ * (engine/filecoin/fc_job.h), then checks it (--check: CS_CHECK synthesis of every
+ * partition, no parameters), proves it through the engine with the CPU backend (every
+ * partition self-verified, the proof written atomically), or verifies a proof with the
+ * circuit's .vk. Exit codes: 0 success / valid / satisfied, 1 invalid proof / unsatisfied,
+ * 2 bad input or error. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common/file_io.h"
+#include "engine/builtin/builtin.h"
+#include "engine/engine.h"
+#include "engine/filecoin/fc_job.h"
+#include "engine/log.h"
+#include "filecoin/vanilla.h"
+#include "groth16/bellperson_params.h"
+
+#define MAX_FILES 4096
+
+static const char USAGE_C2[] =
+    "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
+    "              [--threads N] [-v]\n"
+    "       cuzk c2 C1FILE --check\n"
+    "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
+    "  C1FILE: a PoRep commit-phase-1 output (Curio's envelope, serde JSON, or bincode).\n"
+    "  c2 proves every partition (self-verified) and writes the concatenated 192-byte\n"
+    "  partition proofs to PROOF atomically; --check synthesizes every partition in check\n"
+    "  mode without parameters and prints {\"partitions\",\"constraints\",\"satisfied\"};\n"
+    "  verify-c2 checks PROOF with the circuit's .vk.\n"
+    "  Parameters: the official v28 file names in --param-cache (default: $FIL_PROOFS_PARAMETER_CACHE,\n"
+    "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
+    "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
+
+static const char USAGE_POST[] =
+    "usage: cuzk post --kind window|winning --registered-proof ID --miner ACTOR --randomness HEX\n"
+    "                 [--partition K] (--check | -o PROOF [--param-cache DIR] [--cache-dir DIR]) VANILLA...\n"
+    "       cuzk verify-post (same options, no -o/--check) PROOF VANILLA...\n"
+    "  VANILLA: one bincode FallbackPoStSectorProof per file, or a JSON array of base64 strings\n"
+    "  (Curio's [][]byte). Window: the partition's sectors in order (padded by repeating the\n"
+    "  last); Winning: the one challenged sector's proof with 66 challenges.\n"
+    "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
+
+static const char USAGE_SNAP[] =
+    "usage: cuzk snap --registered-proof ID --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX\n"
+    "                 (--check | -o PROOF [--param-cache DIR] [--cache-dir DIR]) VANILLA...\n"
+    "       cuzk verify-snap (same options, no -o/--check) PROOF VANILLA...\n"
+    "  VANILLA: one bincode PartitionProof per partition in order, or a JSON array of base64\n"
+    "  strings (Curio's snap-vproof.json).\n"
+    "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
+
+typedef struct {
+    const char *cmd, *usage;
+    fc_job_type type;
+    bool verify, check, verbose;
+    const char *out, *param_cache, *cache_dir;
+    unsigned threads;
+    fc_job_request req;
+    uint8_t rand[32], r_old[32], r_new[32], d_new[32];
+    const char *pos[MAX_FILES];
+    int npos;
+    /* loaded files */
+    cuzk_mapped_file maps[MAX_FILES];
+    int nmaps;
+    fc_blob_list blobs[MAX_FILES];
+    int nblobs;
+    fc_bytes *vanilla;
+} fc_cli;
+
+static int usage_error(const fc_cli *c, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "cuzk %s: ", c->cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", c->usage);
+    return CLI_ERROR;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_hex32(const char *s, uint8_t out[32])
+{
+    if (!s)
+        return false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s += 2;
+    if (strlen(s) != 64)
+        return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1)
+            return false;
+        out[i] = (uint8_t)v;
+    }
+    return true;
+}
+
+/* Returns 0 to go on, -1 after --help, CLI_ERROR on a usage error. */
+static int parse(fc_cli *c, int argc, char **argv)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    c->threads = ncpu > 0 ? (unsigned)ncpu : 1;
+    bool has_rp = false, has_kind = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDV()                                                                                                       \
+    do {                                                                                                              \
+        if (!v)                                                                                                       \
+            return usage_error(c, "%s needs a value", a);                                                             \
+        i++;                                                                                                          \
+    } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(c->usage, stdout);
+            return -1;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            c->verbose = true;
+        } else if (!strcmp(a, "--check") && !c->verify) {
+            c->check = true;
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && !c->verify) {
+            NEEDV();
+            c->out = v;
+        } else if (!strcmp(a, "--param-cache")) {
+            NEEDV();
+            c->param_cache = v;
+        } else if (!strcmp(a, "--cache-dir")) {
+            NEEDV();
+            c->cache_dir = v;
+        } else if (!strcmp(a, "--threads") || !strcmp(a, "-t")) {
+            NEEDV();
+            uint64_t t;
+            if (!parse_u64(v, &t) || t < 1 || t > 1024)
+                return usage_error(c, "--threads needs an integer in 1..1024, got '%s'", v);
+            c->threads = (unsigned)t;
+        } else if (!strcmp(a, "--miner") && c->type != FC_JOB_SNAP) {
+            NEEDV();
+            if (!parse_u64(v, &c->req.miner_id))
+                return usage_error(c, "--miner needs an actor id (decimal), got '%s'", v);
+            c->req.has_miner = true;
+        } else if (!strcmp(a, "--sector") && c->type == FC_JOB_POREP) {
+            NEEDV();
+            if (!parse_u64(v, &c->req.sector_number))
+                return usage_error(c, "--sector needs a sector number, got '%s'", v);
+            c->req.has_sector = true;
+        } else if (!strcmp(a, "--kind") && c->type != FC_JOB_POREP && c->type != FC_JOB_SNAP) {
+            NEEDV();
+            if (!strcmp(v, "window"))
+                c->type = FC_JOB_WINDOW_POST;
+            else if (!strcmp(v, "winning"))
+                c->type = FC_JOB_WINNING_POST;
+            else
+                return usage_error(c, "--kind must be window or winning, got '%s'", v);
+            has_kind = true;
+        } else if (!strcmp(a, "--registered-proof") && c->type != FC_JOB_POREP) {
+            NEEDV();
+            if (!parse_u64(v, &c->req.registered_proof))
+                return usage_error(c, "--registered-proof needs a number, got '%s'", v);
+            has_rp = true;
+        } else if (!strcmp(a, "--randomness") && c->type != FC_JOB_POREP && c->type != FC_JOB_SNAP) {
+            NEEDV();
+            if (!parse_hex32(v, c->rand))
+                return usage_error(c, "--randomness needs 32 bytes in hex (64 digits), got '%s'", v);
+            c->req.randomness = (fc_bytes){c->rand, 32};
+        } else if (!strcmp(a, "--partition") && c->type != FC_JOB_POREP && c->type != FC_JOB_SNAP) {
+            NEEDV();
+            uint64_t k;
+            if (!parse_u64(v, &k) || k > UINT32_MAX)
+                return usage_error(c, "--partition needs a partition index, got '%s'", v);
+            c->req.partition_index = (uint32_t)k;
+        } else if (c->type == FC_JOB_SNAP &&
+                   (!strcmp(a, "--comm-r-old") || !strcmp(a, "--comm-r-new") || !strcmp(a, "--comm-d-new"))) {
+            NEEDV();
+            uint8_t *dst = a[7] == 'r' && a[9] == 'o' ? c->r_old : a[7] == 'r' ? c->r_new : c->d_new;
+            fc_bytes *f = dst == c->r_old ? &c->req.comm_r_old : dst == c->r_new ? &c->req.comm_r_new : &c->req.comm_d_new;
+            if (!parse_hex32(v, dst))
+                return usage_error(c, "%s needs 32 bytes in hex (64 digits)", a);
+            *f = (fc_bytes){dst, 32};
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error(c, "unknown option '%s'", a);
+        } else {
+            if (c->npos == MAX_FILES)
+                return usage_error(c, "too many files (at most %s)", "4096");
+            c->pos[c->npos++] = a;
+        }
+#undef NEEDV
+    }
+    if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && !has_kind)
+        return usage_error(c, "%s", "--kind window|winning is required");
+    if (!c->verify && !c->check && !c->out)
+        return usage_error(c, "%s", "give -o PROOF (prove) or --check");
+    if (c->check && c->out)
+        return usage_error(c, "%s", "--check and -o exclude each other");
+    if (c->type != FC_JOB_POREP && !has_rp)
+        return usage_error(c, "%s", "--registered-proof is required");
+    if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
+        return usage_error(c, "%s", "--miner and --randomness are required");
+    if (c->type == FC_JOB_SNAP && (!c->req.comm_r_old.data || !c->req.comm_r_new.data || !c->req.comm_d_new.data))
+        return usage_error(c, "%s", "--comm-r-old, --comm-r-new and --comm-d-new are required");
+    int need = c->type == FC_JOB_POREP ? (c->verify ? 2 : 1) : (c->verify ? 2 : 1);
+    if (c->type == FC_JOB_POREP && c->npos != need)
+        return usage_error(c, "%s", c->verify ? "expected C1FILE and PROOF" : "expected one C1FILE");
+    if (c->type != FC_JOB_POREP && c->npos < need)
+        return usage_error(c, "%s", c->verify ? "expected PROOF and at least one VANILLA file" : "expected VANILLA files");
+    return 0;
+}
+
+/* Map the input files; PoSt / SnapDeals vanilla files may be JSON arrays of base64 blobs. */
+static cuzk_status load_inputs(fc_cli *c, cuzk_error *err)
+{
+    int first = c->type == FC_JOB_POREP ? 0 : (c->verify ? 1 : 0);
+    int last = c->type == FC_JOB_POREP ? 1 : c->npos;
+    for (int i = first; i < last; i++) {
+        cuzk_status st = cuzk_file_map(&c->maps[c->nmaps], c->pos[i], err);
+        if (st)
+            return st;
+        c->nmaps++;
+    }
+    if (c->type == FC_JOB_POREP) {
+        c->req.vanilla_proof = (fc_bytes){c->maps[0].data, c->maps[0].len};
+        return CUZK_OK;
+    }
+    size_t total = 0;
+    for (int i = 0; i < c->nmaps; i++) {
+        const cuzk_mapped_file *m = &c->maps[i];
+        if (m->len && m->data[0] == '[') {
+            cuzk_error e;
+            cuzk_status st = fc_blob_list_from_json(&c->blobs[c->nblobs], m->data, m->len, &e);
+            if (st)
+                return cuzk_fail(err, st, "%s: %s", c->pos[first + i], e.msg);
+            total += c->blobs[c->nblobs++].n;
+        } else {
+            total++;
+        }
+    }
+    c->vanilla = calloc(total ? total : 1, sizeof *c->vanilla);
+    if (!c->vanilla)
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
+    size_t k = 0;
+    int b = 0;
+    for (int i = 0; i < c->nmaps; i++) {
+        const cuzk_mapped_file *m = &c->maps[i];
+        if (m->len && m->data[0] == '[') {
+            for (size_t j = 0; j < c->blobs[b].n; j++)
+                c->vanilla[k++] = (fc_bytes){c->blobs[b].data[j], c->blobs[b].len[j]};
+            b++;
+        } else {
+            c->vanilla[k++] = (fc_bytes){m->data, m->len};
+        }
+    }
+    c->req.vanilla_proofs = c->vanilla;
+    c->req.n_vanilla_proofs = total;
+    return CUZK_OK;
+}
+
+static void cleanup(fc_cli *c)
+{
+    for (int i = 0; i < c->nmaps; i++)
+        cuzk_file_unmap(&c->maps[i]);
+    for (int i = 0; i < c->nblobs; i++)
+        fc_blob_list_free(&c->blobs[i]);
+    free(c->vanilla);
+}
+
+static int run_check(fc_cli *c, const fc_job *job)
+{
+    uint32_t n = fc_job_partitions(job);
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        bool ok;
+        uint64_t cons = 0, idx = 0;
+        char where[512] = "";
+        cuzk_error err = {0};
+        double t0 = cli_now_ms();
+        cuzk_status st = fc_job_check_partition(job, k, &ok, &cons, &idx, where, sizeof where, &err);
+        if (st) {
+            err.code = st;
+            return cli_fail(c->cmd, &err);
+        }
+        if (c->verbose)
+            fprintf(stderr, "cuzk %s: partition %u: %llu constraints, %s, %.0f ms\n", c->cmd, k,
+                    (unsigned long long)cons, ok ? "satisfied" : "NOT satisfied", cli_now_ms() - t0);
+        total += cons;
+        if (!ok) {
+            printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":false,\"partition\":%u,\"constraint\":%llu,"
+                   "\"where\":\"%s\"}\n",
+                   n, (unsigned long long)total, k, (unsigned long long)idx, where);
+            fprintf(stderr, "cuzk %s: partition %u: constraint %llu (%s) is not satisfied\n", c->cmd, k,
+                    (unsigned long long)idx, where);
+            return CLI_INVALID;
+        }
+    }
+    printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":true}\n", n, (unsigned long long)total);
+    return CLI_OK;
+}
+
+static int emit_bytes(FILE *f, const void *ctx)
+{
+    const cuzk_job_result *r = ctx;
+    size_t len = (size_t)r->num_partitions * CUZK_PROOF_BYTES;
+    return fwrite(r->proofs, 1, len, f) == len ? 0 : EIO;
+}
+
+static int run_prove(fc_cli *c, fc_job *job)
+{
+    cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
+    cuzk_prover_backend backend;
+    builtin_cpu_backend(&backend, c->threads);
+    cuzk_engine_config ec;
+    cuzk_engine_config_default(&ec);
+    ec.partition_workers = 1;
+    ec.finalizer_threads = 1;
+    ec.gpu_workers_per_device = 1;
+    ec.backend = &backend;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_create(&ec, &e, &err);
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    cuzk_job_request jr = {fc_job_kind(job), job, fc_job_params(job), fc_job_partitions(job),
+                           fc_job_default_priority(fc_job_type_of(job)), fc_job_verify_hook(job)};
+    uint64_t id;
+    double t0 = cli_now_ms();
+    cuzk_job_result res = {0};
+    st = cuzk_engine_submit(e, &jr, &id, &err);
+    if (!st)
+        st = cuzk_engine_wait(e, id, -1, &res, &err);
+    if (!st && res.state != CUZK_JOB_DONE) {
+        err = res.error;
+        st = res.error.code ? res.error.code : CUZK_E_INTERNAL;
+    }
+    double secs = (cli_now_ms() - t0) / 1e3;
+    if (!st && res.verified_partitions != res.num_partitions)
+        st = cuzk_fail(&err, CUZK_E_INTERNAL, "%u of %u partitions self-verified", res.verified_partitions,
+                       res.num_partitions);
+    if (!st)
+        st = cuzk_write_atomic(c->out, emit_bytes, &res, &err);
+    if (!st) {
+        char name[32];
+        fc_job_circuit_name(job, name, sizeof name);
+        printf("{\"proof_kind\":\"%s\",\"circuit\":\"%s\",\"partitions\":%u,\"proof_bytes\":%u,\"verified\":true,"
+               "\"seconds\":%.3f,\"synthesis_s\":%.3f,\"prove_s\":%.3f}\n",
+               fc_job_type_name(fc_job_type_of(job)), name, res.num_partitions, res.num_partitions * CUZK_PROOF_BYTES,
+               secs, res.timings.synthesis_ms / 1e3, (res.timings.prove_ms + res.timings.finish_ms) / 1e3);
+    }
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    return CLI_OK;
+}
+
+static int run_verify(fc_cli *c, fc_srs *srs, const fc_job *job)
+{
+    cuzk_mapped_file pf;
+    cuzk_error err = {0};
+    const char *proof_path = c->type == FC_JOB_POREP ? c->pos[1] : c->pos[0];
+    cuzk_status st = cuzk_file_map(&pf, proof_path, &err);
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    fc_circuit_id cid = fc_job_circuit(job);
+    groth16_vk_t vk;
+    st = fc_srs_read_vk(srs, &cid, &vk, &err);
+    if (!st) {
+        st = fc_job_verify_with_vk(job, &vk, pf.data, pf.len, &err);
+        bp_vk_free(&vk);
+    }
+    cuzk_file_unmap(&pf);
+    if (st == CUZK_E_VERIFY_FAILED) {
+        fprintf(stderr, "cuzk %s: invalid: %s\n", c->cmd, err.msg);
+        printf("{\"valid\":false}\n");
+        return CLI_INVALID;
+    }
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    printf("{\"valid\":true}\n");
+    return CLI_OK;
+}
+
+static int run(fc_cli *c, int argc, char **argv)
+{
+    int r = parse(c, argc, argv);
+    if (r)
+        return r < 0 ? CLI_OK : r;
+    c->req.type = c->type;
+    if (c->out) {
+        for (int i = 0; i < c->npos; i++)
+            if (cuzk_same_file(c->out, c->pos[i])) {
+                fprintf(stderr, "cuzk %s: error: output %s is the input %s\n", c->cmd, c->out, c->pos[i]);
+                return CLI_ERROR;
+            }
+    }
+    cuzk_error err = {0};
+    cuzk_status st = load_inputs(c, &err);
+    fc_srs *srs = NULL;
+    fc_job *job = NULL;
+    if (!st && !c->check) {
+        fc_srs_config sc = {c->param_cache, c->cache_dir, false, false, c->threads};
+        st = fc_srs_create(&sc, &srs, &err);
+    }
+    double t0 = cli_now_ms();
+    /* verifying needs only the .vk: the job is created without the proving key */
+    if (!st)
+        st = fc_job_create(&c->req, c->verify ? NULL : srs, &job, &err);
+    if (!st && c->verbose)
+        fprintf(stderr, "cuzk %s: input parsed and validated, parameters ready in %.0f ms\n", c->cmd,
+                cli_now_ms() - t0);
+    if (st) {
+        err.code = st;
+        r = cli_fail(c->cmd, &err);
+    } else if (c->check) {
+        r = run_check(c, job);
+    } else if (c->verify) {
+        r = run_verify(c, srs, job);
+    } else {
+        r = run_prove(c, job);
+    }
+    fc_job_free(job);
+    fc_srs_destroy(srs);
+    cleanup(c);
+    return r;
+}
+
+static int start(fc_job_type type, bool verify, const char *cmd, const char *usage, int argc, char **argv)
+{
+    fc_cli *c = calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "cuzk %s: out of memory\n", cmd);
+        return CLI_ERROR;
+    }
+    c->type = type;
+    c->verify = verify;
+    c->cmd = cmd;
+    c->usage = usage;
+    int r = run(c, argc, argv);
+    free(c);
+    return r;
+}
+
+int cmd_c2(int argc, char **argv) { return start(FC_JOB_POREP, false, "c2", USAGE_C2, argc, argv); }
+int cmd_verify_c2(int argc, char **argv) { return start(FC_JOB_POREP, true, "verify-c2", USAGE_C2, argc, argv); }
+int cmd_post(int argc, char **argv) { return start(FC_JOB_WINDOW_POST, false, "post", USAGE_POST, argc, argv); }
+int cmd_verify_post(int argc, char **argv)
+{
+    return start(FC_JOB_WINDOW_POST, true, "verify-post", USAGE_POST, argc, argv);
+}
+int cmd_snap(int argc, char **argv) { return start(FC_JOB_SNAP, false, "snap", USAGE_SNAP, argc, argv); }
+int cmd_verify_snap(int argc, char **argv) { return start(FC_JOB_SNAP, true, "verify-snap", USAGE_SNAP, argc, argv); }
