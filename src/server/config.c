@@ -32,6 +32,7 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->shutdown_grace_ms = 30000;
     cfg->result_retention_ms = 600000;
     cfg->max_jobs = 1024;
+    cfg->srs_verify_cache = true;
     cfg->memory_auto = true;
     cfg->safety_margin = 5ull << 30;
     cfg->gpu_workers_per_device = 2;
@@ -42,6 +43,7 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     if ((st = cuzk_config_set_string(&cfg->listen, CUZK_DEFAULT_LISTEN, err)) ||
         (st = cuzk_config_set_string(&cfg->status_listen, "", err)) ||
         (st = cuzk_config_set_string(&cfg->param_cache, "/data/zk/params", err)) ||
+        (st = cuzk_config_set_string(&cfg->srs_cache_dir, "", err)) ||
         (st = cuzk_config_set_string(&cfg->log_level, "info", err)))
         return st;
     return CUZK_OK;
@@ -54,6 +56,7 @@ void cuzk_config_free(cuzk_server_config *cfg)
     free(cfg->listen);
     free(cfg->status_listen);
     free(cfg->param_cache);
+    free(cfg->srs_cache_dir);
     free(cfg->log_level);
     for (size_t i = 0; i < cfg->n_circuits; i++) {
         free(cfg->circuits[i].name);
@@ -118,6 +121,7 @@ typedef enum {
     K_LEVEL,      /* char *, log level */
     K_FORMAT,     /* "text" | "json" -> log_json */
     K_MODE,       /* octal string -> uint32_t */
+    K_BOOL,       /* bool */
     K_DEPRECATED, /* accepted, warning, ignored */
     K_NO_EFFECT,  /* reference key without effect here: accepted, warning */
 } key_type;
@@ -141,6 +145,9 @@ static const key_spec KEYS[] = {
     {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), CUZK_CONFIG_MIN_RETENTION_MS, 0, NULL},
     {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, UINT32_MAX, NULL},
     {"srs", "param_cache", K_STRING, OFF(param_cache), 0, 0, NULL},
+    {"srs", "cache_dir", K_STRING, OFF(srs_cache_dir), 0, 0, NULL},
+    {"srs", "verify_params", K_BOOL, OFF(srs_verify_params), 0, 0, NULL},
+    {"srs", "verify_cache", K_BOOL, OFF(srs_verify_cache), 0, 0, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
     {"memory", "total_budget", K_BUDGET, 0, 0, 0, NULL},
     {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, 0, NULL},
@@ -317,6 +324,11 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
         *(uint64_t *)(base + k->offset) = v;
         return CUZK_OK;
     }
+    case K_BOOL:
+        if ((st = want_type(err, path, it, TOML_BOOL)))
+            return st;
+        *(bool *)(base + k->offset) = it->value.b;
+        return CUZK_OK;
     case K_U32:
         if ((st = want_type(err, path, it, TOML_INT)))
             return st;

@@ -56,7 +56,13 @@ typedef struct {
     uint64_t result_retention_ms; /* result_retention, default 10 m */
     uint32_t max_jobs;            /* unfinished jobs accepted at once, default 1024 */
     /* [srs] */
-    char *param_cache;            /* default /data/zk/params (no Filecoin params used yet) */
+    char *param_cache;            /* official v28 .params/.vk directory, default /data/zk/params; the
+                                     environment variable FIL_PROOFS_PARAMETER_CACHE overrides it */
+    char *srs_cache_dir;          /* cache_dir: converted point caches; "" = $XDG_CACHE_HOME/cuzk,
+                                     ~/.cache/cuzk or /var/tmp/cuzk-cache */
+    bool srs_verify_params;       /* verify_params: BLAKE2b manifest digests (false: test params) */
+    bool srs_verify_cache;        /* verify_cache: checksum every point cache section when loading
+                                     (default true) */
     /* [memory] */
     bool memory_auto;             /* total_budget = "auto" (default) */
     uint64_t total_budget;        /* bytes, when !memory_auto */

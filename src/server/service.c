@@ -114,6 +114,8 @@ static void unlink_job(cuzk_service *s, svc_job *job)
 /* Free the job's inputs (witnesses); the circuit reference is released separately. */
 static void free_inputs(svc_job *job)
 {
+    fc_job_free(job->fc);
+    job->fc = NULL;
     if (job->wtns)
         for (uint32_t i = 0; i < job->num_partitions; i++)
             wtns_free(&job->wtns[i]);
@@ -247,15 +249,15 @@ static void *collector_main(void *arg)
                 pthread_mutex_lock(&s->mu);
                 svc_job *job = active_take(s, eid);
                 if (job) {
-                    cuzk_circuit *c = job->circuit;
+                    /* release the circuit / parameters before the result is visible, so a
+                     * client that saw the job finish never finds its SRS still in use */
+                    if (job->circuit)
+                        cuzk_registry_release(s->registry, job->circuit);
                     job->circuit = NULL;
                     free_inputs(job);
                     finish_job(s, job, &res);
-                    pthread_mutex_unlock(&s->mu);
-                    cuzk_registry_release(s->registry, c);
-                } else {
-                    pthread_mutex_unlock(&s->mu);
                 }
+                pthread_mutex_unlock(&s->mu);
                 cuzk_job_result_free(&res);
             }
         }
@@ -300,6 +302,12 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     builtin_cpu_backend(&s->backend, cfg->gpu_threads ? cfg->gpu_threads : cpus);
     cuzk_status st = cuzk_registry_create(cfg, cfg->synthesis_threads ? cfg->synthesis_threads : cpus, &s->registry, err);
     if (st) {
+        cuzk_service_destroy(s);
+        return st;
+    }
+    fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,
+                        cfg->synthesis_threads ? cfg->synthesis_threads : cpus};
+    if ((st = fc_srs_create(&sc, &s->fc_srs, err))) {
         cuzk_service_destroy(s);
         return st;
     }
@@ -357,6 +365,7 @@ void cuzk_service_destroy(cuzk_service *s)
         }
     free(s->active);
     cuzk_registry_destroy(s->registry);
+    fc_srs_destroy(s->fc_srs);
     cuzk_metrics_free(&s->metrics);
     pthread_mutex_destroy(&s->stage_mu);
     pthread_mutex_destroy(&s->mu);
@@ -417,16 +426,6 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
 
 /* ---- SubmitProof ---- */
 
-static const char *kind_label(int kind)
-{
-    switch (kind) {
-    case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT: return "POREP_SEAL_COMMIT";
-    case CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE: return "SNAP_DEALS_UPDATE";
-    case CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION: return "WINDOW_POST_PARTITION";
-    default: return "WINNING_POST";
-    }
-}
-
 static cuzk_priority map_priority(int p)
 {
     switch (p) {
@@ -480,6 +479,64 @@ static cuzk_rpc_status prepare_input(svc_job *job, const Cuzk__V1__CircuitInput 
     return rpc_ok();
 }
 
+/* Map a Filecoin job-creation error to a gRPC status: bad input is INVALID_ARGUMENT, missing
+ * parameters FAILED_PRECONDITION (the request is fine, the daemon is not set up for it). */
+static int fc_status_code(cuzk_status st)
+{
+    switch (st) {
+    case CUZK_E_IO: return GRPC_STATUS_FAILED_PRECONDITION;
+    case CUZK_E_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_E_INTERNAL: return GRPC_STATUS_INTERNAL;
+    default: return GRPC_STATUS_INVALID_ARGUMENT;
+    }
+}
+
+static fc_bytes pb_bytes(ProtobufCBinaryData b) { return (fc_bytes){b.data, b.len}; }
+
+/* Parse, validate and bind a Filecoin request (outside the lock). */
+static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuzk__V1__SubmitProofRequest *req)
+{
+    fc_job_request r = {0};
+    r.type = (fc_job_type)req->proof_kind;
+    r.vanilla_proof = pb_bytes(req->vanilla_proof);
+    fc_bytes *v = NULL;
+    if (req->n_vanilla_proofs) {
+        v = calloc(req->n_vanilla_proofs, sizeof *v);
+        if (!v)
+            return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        for (size_t i = 0; i < req->n_vanilla_proofs; i++)
+            v[i] = pb_bytes(req->vanilla_proofs[i]);
+    }
+    r.vanilla_proofs = v;
+    r.n_vanilla_proofs = req->n_vanilla_proofs;
+    r.registered_proof = req->registered_proof;
+    /* proto3 scalars have no presence: Curio always sets both for PoRep (reference §1.5);
+     * 0 / 0 means "not given" */
+    r.has_miner = req->miner_id != 0 || r.type != FC_JOB_POREP;
+    r.miner_id = req->miner_id;
+    r.has_sector = req->sector_number != 0;
+    r.sector_number = req->sector_number;
+    r.randomness = pb_bytes(req->randomness);
+    r.partition_index = req->partition_index;
+    r.comm_r_old = pb_bytes(req->comm_r_old);
+    r.comm_r_new = pb_bytes(req->comm_r_new);
+    r.comm_d_new = pb_bytes(req->comm_d_new);
+    cuzk_error e = {0};
+    cuzk_status st = fc_job_create(&r, s->fc_srs, &job->fc, &e);
+    free(v);
+    if (st)
+        return rpc_fail(fc_status_code(st), "%s: %s", fc_job_type_name(r.type), e.msg);
+    if (req->sector_size) {
+        fc_circuit_id c = fc_job_circuit(job->fc);
+        if (req->sector_size != c.shape->sector_bytes)
+            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "sector_size %llu does not match the %s proof's %llu bytes",
+                            (unsigned long long)req->sector_size, c.shape->name,
+                            (unsigned long long)c.shape->sector_bytes);
+    }
+    job->num_partitions = fc_job_partitions(job->fc);
+    return rpc_ok();
+}
+
 /* Validation that needs no lock and no registry. */
 static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req)
 {
@@ -493,10 +550,7 @@ static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProo
                         "invalid priority: %d (want 0..4: PRIORITY_UNSPECIFIED, LOW, NORMAL, HIGH, CRITICAL)", prio);
     int kind = (int)req->proof_kind;
     if (kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
-        return rpc_fail(GRPC_STATUS_UNIMPLEMENTED,
-                        "proof_kind %s (%d) is not implemented yet: the Filecoin circuits have not landed in this "
-                        "daemon; registered circuits are served with proof_kind CIRCUIT (100)",
-                        kind_label(kind), kind);
+        return rpc_ok(); /* the request's fields are checked when the job is built */
     if (kind != CUZK__V1__PROOF_KIND__CIRCUIT)
         return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind: %d", kind);
     if (!req->circuit)
@@ -572,7 +626,9 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
         return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     }
     job->phase = JOB_SUBMITTING;
-    snprintf(job->kind_name, sizeof job->kind_name, "%s", req->circuit->name);
+    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
+    snprintf(job->kind_name, sizeof job->kind_name, "%s",
+             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind) : req->circuit->name);
     size_t h = hash_id(job->id);
     job->hnext = s->table[h];
     s->table[h] = job;
@@ -580,25 +636,42 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
     *queue_pos = (uint32_t)s->n_active;
     pthread_mutex_unlock(&s->mu);
 
-    /* Load the circuit and parse the input outside the lock. */
+    /* Load the circuit (or parameters) and parse the input outside the lock. */
     cuzk_error e;
     uint64_t load_ms;
-    cuzk_status st = cuzk_registry_acquire(s->registry, req->circuit->name, &job->circuit, &load_ms, &e);
-    if (st)
-        r = rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
-    else
-        r = prepare_input(job, req->circuit);
+    cuzk_status st = CUZK_OK;
+    if (filecoin) {
+        r = prepare_filecoin(s, job, req);
+    } else {
+        st = cuzk_registry_acquire(s->registry, req->circuit->name, &job->circuit, &load_ms, &e);
+        if (st)
+            r = rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
+        else
+            r = prepare_input(job, req->circuit);
+    }
     uint64_t eid = 0;
     if (!r.code) {
-        cuzk_job_request jr = {
-            .kind = cuzk_circuit_kind_of(job->circuit),
-            .kind_input = cuzk_circuit_is_synthetic(job->circuit) ? (const void *)&job->syn_in
-                                                                   : (const void *)&job->r1cs_in,
-            .params = cuzk_circuit_params(job->circuit),
-            .num_partitions = job->num_partitions,
-            .priority = map_priority((int)req->priority),
-            .verify = cuzk_circuit_verify_hook(job->circuit),
-        };
+        cuzk_job_request jr;
+        if (filecoin)
+            jr = (cuzk_job_request){
+                .kind = fc_job_kind(job->fc),
+                .kind_input = job->fc,
+                .params = fc_job_params(job->fc),
+                .num_partitions = job->num_partitions,
+                .priority = req->priority ? map_priority((int)req->priority)
+                                          : fc_job_default_priority(fc_job_type_of(job->fc)),
+                .verify = fc_job_verify_hook(job->fc),
+            };
+        else
+            jr = (cuzk_job_request){
+                .kind = cuzk_circuit_kind_of(job->circuit),
+                .kind_input = cuzk_circuit_is_synthetic(job->circuit) ? (const void *)&job->syn_in
+                                                                       : (const void *)&job->r1cs_in,
+                .params = cuzk_circuit_params(job->circuit),
+                .num_partitions = job->num_partitions,
+                .priority = map_priority((int)req->priority),
+                .verify = cuzk_circuit_verify_hook(job->circuit),
+            };
         pthread_mutex_lock(&s->mu);
         st = cuzk_engine_submit(s->engine, &jr, &eid, &e);
         if (st) {
@@ -633,6 +706,7 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
     if (job->circuit)
         cuzk_registry_release(s->registry, job->circuit);
     job->circuit = NULL;
+    free_inputs(job);
     pthread_mutex_lock(&s->mu);
     drop_submitting(s, job);
     pthread_mutex_unlock(&s->mu);
@@ -837,7 +911,17 @@ cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrs
     cuzk_error e;
     bool already;
     uint64_t ms;
-    cuzk_status st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
+    fc_circuit_id fcid;
+    cuzk_status st;
+    if (fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK) {
+        st = fc_srs_preload(s->fc_srs, &fcid, &already, &ms, &e);
+        if (st)
+            return rpc_fail(fc_status_code(st) == GRPC_STATUS_FAILED_PRECONDITION ? GRPC_STATUS_FAILED_PRECONDITION
+                                                                                  : GRPC_STATUS_INTERNAL,
+                            "%s", e.msg);
+    } else {
+        st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
+    }
     if (st)
         return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
     resp->already_loaded = already;
@@ -854,7 +938,10 @@ cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequ
     cuzk_error e;
     bool was;
     uint64_t freed;
-    cuzk_status st = cuzk_registry_evict(s->registry, req->circuit_id, &was, &freed, &e);
+    fc_circuit_id fcid;
+    cuzk_status st = fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK
+                         ? fc_srs_evict(s->fc_srs, &fcid, &was, &freed, &e)
+                         : cuzk_registry_evict(s->registry, req->circuit_id, &was, &freed, &e);
     if (st)
         return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_FAILED_PRECONDITION, "%s",
                         e.msg);

@@ -2,6 +2,13 @@
  * independent of the transport: requests and responses are the protobuf-c messages, the
  * outcome is a gRPC status code (grpc/status.h values) with a message.
  *
+ * Filecoin kinds (POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION,
+ * WINNING_POST) are parsed and validated once (engine/filecoin/fc_job.h), proved partition by
+ * partition, every partition self-verified, and answered with the partition proofs
+ * concatenated; priority 0 takes the kind's default (WinningPoSt CRITICAL, WindowPoSt HIGH,
+ * others NORMAL). Their parameters are the official v28 files ([srs], engine/filecoin/fc_srs.h),
+ * listed in GetStatus as "porep-32g", "wpost-2k", ...; PreloadSRS / EvictSRS take those ids.
+ *
  * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty), compared as the whole
  * string: at most CUZK_REQUEST_ID_MAX bytes (longer is INVALID_ARGUMENT), and never with a
  * NUL inside (the gRPC transport refuses those before decoding, pb_strings.h). A request_id
@@ -14,8 +21,12 @@
  * Status codes (reference §1.4, with its §9 gaps closed):
  *   SubmitProof/Prove: INVALID_ARGUMENT for a request_id over CUZK_REQUEST_ID_MAX bytes,
  *     proof_kind 0 or unknown values, a missing `submit` (Prove), a missing/invalid
- *     `circuit` input or witness; UNIMPLEMENTED for the
- *     Filecoin kinds 1-4; NOT_FOUND for an unknown circuit name; RESOURCE_EXHAUSTED when
+ *     `circuit` input or witness, and any bad Filecoin request (malformed or inconsistent
+ *     vanilla proofs, commitments or randomness that are not 32 canonical bytes, unknown
+ *     registered_proof, miner_id / sector_number that do not give the C1's replica_id,
+ *     sector_size of another size: the message names the field, offset or JSON path);
+ *     FAILED_PRECONDITION when the Filecoin parameters are missing from [srs] param_cache
+ *     (or FIL_PROOFS_PARAMETER_CACHE); NOT_FOUND for an unknown circuit name; RESOURCE_EXHAUSTED when
  *     max_jobs unfinished jobs exist or a partition can never fit the memory budget;
  *     UNAVAILABLE while shutting down; INTERNAL when a circuit fails to load.
  *   AwaitProof: NOT_FOUND for an unknown (or pruned) id; expiry of timeout_ms is status

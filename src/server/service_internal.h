@@ -8,6 +8,7 @@
 #include "cs/wtns.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
+#include "engine/filecoin/fc_job.h"
 #include "server/metrics.h"
 #include "server/registry.h"
 #include "server/service.h"
@@ -26,8 +27,9 @@ typedef struct svc_job {
     bool cancel_requested;           /* CancelProof arrived while SUBMITTING */
     bool dropped;                    /* SUBMITTING failed: unlinked, freed once waiters == 0 */
     uint64_t engine_id;
-    char kind_name[64];              /* circuit name: metrics / queue label */
-    cuzk_circuit *circuit;           /* held while in the engine */
+    char kind_name[64];              /* circuit name or Filecoin kind ("porep-c2"): metrics / queue label */
+    cuzk_circuit *circuit;           /* CIRCUIT jobs: held while in the engine */
+    fc_job *fc;                      /* Filecoin jobs: parsed input + parameters, freed when settled */
     builtin_synthetic_input syn_in;
     wtns_t *wtns;                    /* r1cs: one per partition */
     const fr_t **wptr;
@@ -58,6 +60,7 @@ struct cuzk_service {
     cuzk_engine *engine;
     cuzk_prover_backend backend;
     cuzk_registry *registry;
+    fc_srs *fc_srs;                  /* Filecoin parameters ([srs]) */
     uint64_t retention_ms;
     uint32_t max_jobs;
 

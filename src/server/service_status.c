@@ -116,6 +116,32 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         snapshot_free(sn);
         return false;
     }
+    /* the Filecoin circuits' parameters, after the [[circuits]] / synthetic entries */
+    fc_srs_status *fs = NULL;
+    size_t nf = 0;
+    if (fc_srs_list(s->fc_srs, &fs, &nf, &e)) {
+        snapshot_free(sn);
+        return false;
+    }
+    cuzk_srs_entry *all = nf ? realloc(sn->srs, (sn->n_srs + nf) * sizeof *all) : sn->srs;
+    if (!all) {
+        free(fs);
+        snapshot_free(sn);
+        return false;
+    }
+    sn->srs = all;
+    for (size_t i = 0; i < nf; i++) {
+        cuzk_srs_entry *d = &sn->srs[sn->n_srs++];
+        memset(d, 0, sizeof *d);
+        snprintf(d->name, sizeof d->name, "%s", fs[i].name);
+        d->loaded = fs[i].loaded;
+        d->load_failed = fs[i].failed && !fs[i].loaded;
+        snprintf(d->load_error, sizeof d->load_error, "%s", d->load_failed ? fs[i].error : "");
+        d->size_bytes = fs[i].size_bytes;
+        d->ref_count = fs[i].ref_count;
+        d->idle_ms = fs[i].idle_ms;
+    }
+    free(fs);
     return true;
 }
 

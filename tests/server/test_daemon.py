@@ -7,176 +7,26 @@ oversize messages, garbage bytes on the socket, unknown kinds, circuits and meth
 bytes in ids, bad listen addresses, [[circuits]] files that are missing or do not match,
 malformed HTTP); then cuzk-bench --addr against a daemon (help, option checks, output).
 Prints "N passed, N failed" and exits non-zero on any failure."""
-import argparse, atexit, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
-import urllib.request
+import argparse, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time
 
 import grpc
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daemon_lib as lib  # noqa: E402
+from daemon_lib import Client, Daemon, RAW_LOG, check, idle, run_daemon, wait_idle, write_config  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--cuzk", required=True)
 ap.add_argument("--bench", required=True)
 ap.add_argument("--proto", required=True)
 args = ap.parse_args()
-
-TMP = tempfile.mkdtemp(prefix="cuzk-daemon-test-")
-DAEMONS = []  # every daemon started, killed at exit if still running
-
-
-def cleanup():
-    """Runs on every exit path (normal end, sys.exit, an exception, SIGTERM/SIGINT/SIGHUP
-    from ctest or the user): kill leftover daemons, then remove TMP."""
-    for dm in DAEMONS:
-        if dm.p.poll() is None:
-            dm.p.kill()
-            dm.p.wait()
-        dm.log.close()
-    shutil.rmtree(TMP, ignore_errors=True)
-
-
-atexit.register(cleanup)
-for _sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-    signal.signal(_sig, lambda n, f: sys.exit(128 + n))
-subprocess.run(["protoc", "--python_out=" + TMP, "-I" + args.proto,
-                os.path.join(args.proto, "cuzk/v1/proving.proto")], check=True)
-sys.path.insert(0, TMP)
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr, flush=True)
-
-
-RPCS = {
-    "SubmitProof": pb.SubmitProofResponse, "AwaitProof": pb.AwaitProofResponse, "Prove": pb.ProveResponse,
-    "CancelProof": pb.CancelProofResponse, "GetStatus": pb.GetStatusResponse, "GetMetrics": pb.GetMetricsResponse,
-    "PreloadSRS": pb.PreloadSrsResponse, "EvictSRS": pb.EvictSrsResponse,
-}
-OPTS = [("grpc.max_send_message_length", 256 << 20), ("grpc.max_receive_message_length", 256 << 20)]
-
-
-class Client:
-    def __init__(self, target):
-        self.ch = grpc.insecure_channel(target, options=OPTS)
-
-    def raw(self, name, data, timeout=120):
-        f = self.ch.unary_unary("/cuzk.v1.ProvingEngine/" + name, request_serializer=lambda b: b,
-                                response_deserializer=RPCS[name].FromString)
-        return f(data, timeout=timeout)
-
-    def call(self, name, req, timeout=120):
-        return self.raw(name, req.SerializeToString(), timeout)
-
-    def code(self, name, req, timeout=120):
-        """(status code, details) of a call expected to fail."""
-        try:
-            self.call(name, req, timeout)
-            return grpc.StatusCode.OK, ""
-        except grpc.RpcError as e:
-            return e.code(), e.details()
+pb = lib.init(args.cuzk, args.proto)
+TMP = lib.TMP
 
 
 def synth(k=5, seed=1, partitions=1, rid="", prio=0):
     return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.CIRCUIT, priority=prio,
                                  circuit=pb.CircuitInput(name="synthetic-%d" % k, seed=seed, partitions=partitions))
-
-
-def write_config(name, listen, extra=""):
-    """A config file in a new folder; returns (folder, path)."""
-    folder = tempfile.mkdtemp(prefix=name + "-", dir=TMP)
-    cfg = os.path.join(folder, "cuzk.toml")
-    with open(cfg, "w") as f:
-        f.write('[daemon]\nlisten = "%s"\nstatus_listen = "127.0.0.1:0"\nmax_message_size = "256KiB"\n'
-                'shutdown_grace = "2s"\n%s' % (listen, extra))
-    return folder, cfg
-
-
-def run_daemon(argv, timeout=30):
-    """Run `cuzk daemon ARGV` expecting it to exit by itself: (exit code, stderr)."""
-    try:
-        p = subprocess.run([args.cuzk, "daemon"] + argv, capture_output=True, text=True, timeout=timeout)
-        return p.returncode, p.stderr
-    except subprocess.TimeoutExpired as e:
-        return None, (e.stderr or b"").decode()
-
-
-# Lines of gRPC core's / libmicrohttpd's own logging, which must never reach stderr raw.
-RAW_LOG = re.compile(r"^[EIWD]\d{4} |chttp2|Error processing request|Closing connection", re.M)
-
-
-class Daemon:
-    def __init__(self, name, listen, extra=""):
-        self.dir, self.cfg = write_config(name, listen, extra)
-        self.log = open(os.path.join(self.dir, "log"), "w+")
-        self.p = subprocess.Popen([args.cuzk, "daemon", "--config", self.cfg], stderr=self.log)
-        DAEMONS.append(self)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            self.log.seek(0)
-            m = re.search(r"grpc_port=(\d+); HTTP status \S+ http_port=(\d+)", self.log.read())
-            if m:
-                self.grpc_port, self.http_port = int(m.group(1)), int(m.group(2))
-                break
-            if self.p.poll() is not None:
-                break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("daemon did not start")
-        if self.p.poll() is not None:
-            self.log.seek(0)
-            raise RuntimeError("daemon exited: " + self.log.read())
-        self.target = listen if listen.startswith("unix:") else "127.0.0.1:%d" % self.grpc_port
-
-    def http(self, path, headers=False):
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.http_port, path), timeout=10) as r:
-                out = r.status, r.read().decode()
-                h = dict(r.headers)
-        except urllib.error.HTTPError as e:
-            out = e.code, e.read().decode()
-            h = dict(e.headers)
-        return out + (h,) if headers else out
-
-    def logtext(self):
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read()
-
-    def rss(self):
-        with open("/proc/%d/status" % self.p.pid) as f:
-            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) * 1024
-
-    def stop(self, sig=signal.SIGTERM, timeout=60):
-        self.p.send_signal(sig)
-        try:
-            return self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            return None
-
-
-def idle(c):
-    """True when GetStatus shows no job, no partition in flight and no memory reserved."""
-    s = c.call("GetStatus", pb.GetStatusRequest())
-    p = s.pipeline
-    return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
-            p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
-            p.permits_held + p.memory_used_bytes) == 0 and not s.queues
-
-
-def wait_idle(c, secs=60):
-    end = time.time() + secs
-    while time.time() < end:
-        if idle(c):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 # ---------------------------------------------------------------- [[circuits]] files at startup
@@ -335,9 +185,16 @@ def expect(name, req, want, needle=""):
 
 expect("SubmitProof", pb.SubmitProofRequest(), grpc.StatusCode.INVALID_ARGUMENT, "invalid proof_kind: 0")
 expect("SubmitProof", pb.SubmitProofRequest(proof_kind=57), grpc.StatusCode.INVALID_ARGUMENT, "invalid proof_kind")
-for k in (1, 2, 3, 4):
-    expect("SubmitProof", pb.SubmitProofRequest(proof_kind=k), grpc.StatusCode.UNIMPLEMENTED, "not implemented")
-expect("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=1)), grpc.StatusCode.UNIMPLEMENTED)
+# Filecoin kinds with missing inputs: INVALID_ARGUMENT naming what is missing (the full
+# kinds are tested in tests/filecoin_e2e with parameters)
+for k, needle in ((1, "vanilla_proof is empty"), (2, "snap-update"),
+                  (3, "registered_proof 0 (StackedDrgWinning2KiBV1) is a WinningPoSt proof"),
+                  (4, "randomness must be 32 bytes")):
+    expect("SubmitProof", pb.SubmitProofRequest(proof_kind=k), grpc.StatusCode.INVALID_ARGUMENT, needle)
+expect("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(proof_kind=1)), grpc.StatusCode.INVALID_ARGUMENT,
+       "porep-c2: vanilla_proof is empty")
+expect("SubmitProof", pb.SubmitProofRequest(proof_kind=1, vanilla_proof=b"{garbage"), grpc.StatusCode.INVALID_ARGUMENT,
+       "vanilla_proof")
 expect("Prove", pb.ProveRequest(), grpc.StatusCode.INVALID_ARGUMENT, "missing submit field")
 for prio in (5, 7, -1):  # enum values outside Priority (proto3 keeps unknown enum numbers)
     expect("SubmitProof", synth(5, 1, 1, "prio", prio), grpc.StatusCode.INVALID_ARGUMENT,
@@ -579,7 +436,7 @@ check(rc not in (0, None) and "127.0.0.1:%d" % d.grpc_port in err and "Address a
       and not RAW_LOG.search(err), "second daemon on the same port: rc %s %r" % (rc, err[-400:]))
 r = c.call("Prove", pb.ProveRequest(submit=synth(5, 1, 1))).result
 check(r.status == pb.AwaitProofResponse.COMPLETED, "Prove over TCP")
-check(c.code("SubmitProof", pb.SubmitProofRequest(proof_kind=3))[0] == grpc.StatusCode.UNIMPLEMENTED, "TCP status")
+check(c.code("SubmitProof", pb.SubmitProofRequest(proof_kind=3))[0] == grpc.StatusCode.INVALID_ARGUMENT, "TCP status")
 for i in range(10):  # warm up allocator pools before taking the idle RSS
     c.call("Prove", pb.ProveRequest(submit=synth(5, i, 1)))
 wait_idle(c)
@@ -635,5 +492,4 @@ check(len(outcomes) == 8 and all(o in ("COMPLETED", "CANCELLED", "UNAVAILABLE") 
 d.log.seek(0)
 check("cancelled" in d.log.read(), "shutdown log names the cancelled jobs")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+lib.summary()

@@ -1,7 +1,9 @@
 /* cuzk-bench --addr ADDR <single|batch|status|preload|metrics>: measure a running daemon
  * through its real gRPC API (proto/cuzk/v1/proving.proto; reference §6.2), using the gRPC C
- * core client API and protobuf-c. Proofs use the built-in synthetic circuits
- * (ProofKind CIRCUIT, circuit "synthetic-<k>"), since the Filecoin kinds are not served yet. */
+ * core client API and protobuf-c. Proofs are Filecoin proofs sent exactly as Curio sends them
+ * (--type porep with a C1 file, snap / window-post / winning-post with vanilla proof files;
+ * cuzk-reference.md §1.5, §6.2) or the built-in synthetic circuits (ProofKind CIRCUIT,
+ * circuit "synthetic-<k>"). */
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
@@ -17,26 +19,43 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common/file_io.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "filecoin/vanilla.h"
 #include "server/config.h"
 
 static const char USAGE[] =
     "usage: cuzk-bench --addr ADDR <command> [options]\n"
     "  ADDR: unix:///path.sock or host:port (http:// prefix accepted)\n"
     "commands (cuzk-bench --addr ADDR <command> --help for one):\n"
-    "  single  [--circuit synthetic-10] [--partitions N] [--seed N] [--priority 0-4]\n"
-    "  batch   [--circuit ...] [--partitions N] [--seed N] [--priority 0-4] [-c|--count 3]\n"
-    "          [-j|--concurrency 1]\n"
+    "  single  [--type porep|snap|window-post|winning-post FILE options | --circuit synthetic-10 ...]\n"
+    "          [--priority 0-4] [-o PROOF]\n"
+    "  batch   (the same proof options) [-c|--count 3] [-j|--concurrency 1]\n"
     "  status                        GetStatus\n"
     "  preload -c|--circuit-id ID    PreloadSRS\n"
     "  metrics                       GetMetrics (Prometheus text)\n";
 
 static const char PROOF_OPTIONS[] =
-    "  --circuit NAME     circuit id: synthetic-<k> (2 <= k <= 20) or a [[circuits]] name of the\n"
-    "                     daemon (default synthetic-10; inputs are generated for synthetic ones)\n"
+    "  Filecoin proofs (as Curio sends them):\n"
+    "  --type T           porep (porep-c2, seal-commit), snap (snap-deals, update), window-post\n"
+    "                     (wpost, windowpost), winning-post (winning, winningpost)\n"
+    "  --c1 FILE          porep: the C1 output (Curio's envelope, JSON or bincode), sent as is\n"
+    "  --vanilla FILE     snap / PoSt: a JSON array of base64 proofs (Curio's [][]byte) or one\n"
+    "                     bincode proof; repeat for more files (appended in order)\n"
+    "  --registered-proof N  RegisteredPoStProof / RegisteredUpdateProof id (default 0)\n"
+    "  --miner-id N       miner actor id (default 1000)\n"
+    "  --sector-num N     sector number (porep; default 0 = not sent)\n"
+    "  --partition K      WindowPoSt partition index (default 0)\n"
+    "  --randomness HEX   PoSt randomness, 32 bytes (default all zero)\n"
+    "  --comm-r-old HEX, --comm-r-new HEX, --comm-d-new HEX   snap commitments (32 bytes each)\n"
+    "  --request-id ID    request id (default: empty, the daemon generates one)\n"
+    "  -o FILE            single: write the proof bytes to FILE\n"
+    "  Synthetic circuits:\n"
+    "  --circuit NAME     synthetic-<k> (2 <= k <= 20) (default synthetic-10)\n"
     "  --partitions N     partitions per proof, >= 1 (default 1)\n"
     "  --seed N           instance seed, 0 .. 2^64-1 (default 1)\n"
-    "  --priority P       0 unspecified, 1 low, 2 normal, 3 high, 4 critical (default 0)\n";
+    "  Both:\n"
+    "  --priority P       0 unspecified (the kind's default), 1 low, 2 normal, 3 high, 4 critical\n";
 
 /* Commands, their one-line summary and the options they take. */
 enum { C_SINGLE = 1, C_BATCH = 2, C_STATUS = 4, C_PRELOAD = 8, C_METRICS = 16 };
@@ -147,11 +166,25 @@ static grpc_status_code unary(client *c, const char *method, const ProtobufCMess
     return status;
 }
 
+#define MAX_VANILLA_FILES 64
+
 typedef struct {
     const char *circuit;
     uint32_t partitions;
     uint64_t seed;
     int priority;
+    /* Filecoin (proof_kind != 0) */
+    int proof_kind;
+    const char *request_id, *out;
+    ProtobufCBinaryData vanilla_proof;
+    ProtobufCBinaryData *vanilla_proofs;
+    size_t n_vanilla_proofs;
+    uint64_t registered_proof, miner_id, sector_num;
+    uint32_t partition;
+    uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
+    bool has_r_old, has_r_new, has_d_new;
+    const char *c1_file, *vanilla_files[MAX_VANILLA_FILES];
+    int n_vanilla_files;
 } proof_opts;
 
 typedef struct {
@@ -163,16 +196,38 @@ typedef struct {
     char error[256];
 } proof_result;
 
-static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_result *r)
+static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_result *r, bool save)
 {
     Cuzk__V1__CircuitInput ci = CUZK__V1__CIRCUIT_INPUT__INIT;
     ci.name = (char *)o->circuit;
     ci.seed = seed;
     ci.partitions = o->partitions;
     Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    sub.proof_kind = CUZK__V1__PROOF_KIND__CIRCUIT;
     sub.priority = (Cuzk__V1__Priority)o->priority;
-    sub.circuit = &ci;
+    if (o->proof_kind) {
+        sub.proof_kind = (Cuzk__V1__ProofKind)o->proof_kind;
+        if (o->request_id)
+            sub.request_id = (char *)o->request_id;
+        sub.vanilla_proof = o->vanilla_proof;
+        sub.vanilla_proofs = o->vanilla_proofs;
+        sub.n_vanilla_proofs = o->n_vanilla_proofs;
+        sub.registered_proof = o->registered_proof;
+        sub.miner_id = o->miner_id;
+        sub.sector_number = o->sector_num;
+        sub.partition_index = o->partition;
+        if (o->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+            o->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST)
+            sub.randomness = (ProtobufCBinaryData){32, (uint8_t *)o->randomness};
+        if (o->has_r_old)
+            sub.comm_r_old = (ProtobufCBinaryData){32, (uint8_t *)o->comm_r_old};
+        if (o->has_r_new)
+            sub.comm_r_new = (ProtobufCBinaryData){32, (uint8_t *)o->comm_r_new};
+        if (o->has_d_new)
+            sub.comm_d_new = (ProtobufCBinaryData){32, (uint8_t *)o->comm_d_new};
+    } else {
+        sub.proof_kind = CUZK__V1__PROOF_KIND__CIRCUIT;
+        sub.circuit = &ci;
+    }
     Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
     req.submit = &sub;
     ProtobufCMessage *resp;
@@ -193,6 +248,15 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
         r->verified = a->verified_partitions;
         r->proof_len = a->proof.len;
         snprintf(r->error, sizeof r->error, "%s", a->error_message ? a->error_message : "");
+        if (save && r->ok && o->out) {
+            FILE *f = fopen(o->out, "wb");
+            if (!f || fwrite(a->proof.data, 1, a->proof.len, f) != a->proof.len) {
+                r->ok = false;
+                snprintf(r->error, sizeof r->error, "cannot write the proof to %s", o->out);
+            }
+            if (f)
+                fclose(f);
+        }
     }
     protobuf_c_message_free_unpacked(resp, NULL);
 }
@@ -215,7 +279,7 @@ static void *batch_worker(void *arg)
         pthread_mutex_unlock(&b->mu);
         if (i < 0)
             return NULL;
-        prove_one(b->c, b->o, b->o->seed + (uint64_t)i * 1000, &b->res[i]);
+        prove_one(b->c, b->o, b->o->seed + (uint64_t)i * 1000, &b->res[i], false);
         proof_result *r = &b->res[i];
         printf("[%d/%d] %s - %.2fs (prove %" PRIu64 " ms summed over partitions, queue %" PRIu64 " ms)%s%s\n",
                i + 1, b->count,
@@ -278,6 +342,48 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
     return 0;
 }
 
+static bool parse_hex32(const char *v, uint8_t out[32])
+{
+    if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+        v += 2;
+    if (strlen(v) != 64 || strspn(v, "0123456789abcdefABCDEF") != 64)
+        return false;
+    for (int i = 0; i < 32; i++) {
+        unsigned x;
+        sscanf(v + 2 * i, "%2x", &x);
+        out[i] = (uint8_t)x;
+    }
+    return true;
+}
+
+static int proof_kind_of(const char *t)
+{
+    static const struct {
+        const char *name;
+        int kind;
+    } K[] = {{"porep", 1},        {"porep-c2", 1},    {"seal-commit", 1}, {"snap", 2},        {"snap-deals", 2},
+             {"update", 2},       {"window-post", 3}, {"wpost", 3},       {"windowpost", 3},  {"winning-post", 4},
+             {"winning", 4},      {"winningpost", 4}};
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
+        if (!strcmp(t, K[i].name))
+            return K[i].kind;
+    return 0;
+}
+
+/* Options of single/batch, each taking a value. */
+static const char *const PROOF_OPTS[] = {"--circuit", "--partitions", "--seed", "--priority", "--type", "--c1",
+                                         "--vanilla", "--registered-proof", "--miner-id", "--sector-num",
+                                         "--partition", "--randomness", "--comm-r-old", "--comm-r-new",
+                                         "--comm-d-new", "--request-id", "-o"};
+
+static bool is_proof_opt(const char *a)
+{
+    for (size_t i = 0; i < sizeof PROOF_OPTS / sizeof PROOF_OPTS[0]; i++)
+        if (!strcmp(a, PROOF_OPTS[i]))
+            return true;
+    return false;
+}
+
 /* Parse the options of command `ci` (argv[3..]) into o / count / conc / circuit_id.
  * Returns -1 when parsed, else the exit code (0 after --help, 2 after an error). */
 static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *count, int *conc, const char **circuit_id)
@@ -289,16 +395,16 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
             command_usage(stdout, ci);
             return 0;
         }
+    bool synthetic_opt = false;
     for (int i = 3; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool proof = bit & (C_SINGLE | C_BATCH);
         bool is_count = !strcmp(a, "--count") || (!strcmp(a, "-c") && (bit & C_BATCH));
         bool is_id = !strcmp(a, "--circuit-id") || (!strcmp(a, "-c") && (bit & C_PRELOAD));
         bool is_conc = !strcmp(a, "-j") || !strcmp(a, "--concurrency");
-        bool known = !strcmp(a, "--circuit") || !strcmp(a, "--partitions") || !strcmp(a, "--seed") ||
-                     !strcmp(a, "--priority") || is_count || is_id || is_conc || !strcmp(a, "-c");
-        bool applies = (proof && (!strcmp(a, "--circuit") || !strcmp(a, "--partitions") || !strcmp(a, "--seed") ||
-                                  !strcmp(a, "--priority"))) ||
+        bool known = is_proof_opt(a) || is_count || is_id || is_conc || !strcmp(a, "-c");
+        bool single_only = !strcmp(a, "-o") || !strcmp(a, "--request-id");
+        bool applies = (proof && is_proof_opt(a) && (!single_only || (bit & C_SINGLE))) ||
                        ((bit & C_BATCH) && (is_count || is_conc)) || ((bit & C_PRELOAD) && is_id);
         if (!known) {
             fprintf(stderr, "cuzk-bench %s: unknown option %s\n", cmd, a);
@@ -328,17 +434,46 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
                 return 2;
             }
             o->circuit = v;
+            synthetic_opt = true;
         } else if (is_id) {
             *circuit_id = v;
         } else if (!strcmp(a, "--partitions")) {
             want = parse_range(v, 1, UINT32_MAX, &x) ? NULL : "an integer >= 1";
             o->partitions = (uint32_t)x;
+            synthetic_opt = true;
         } else if (!strcmp(a, "--seed")) {
             want = parse_range(v, 0, UINT64_MAX, &x) ? NULL : "an integer in 0 .. 2^64-1";
             o->seed = x;
+            synthetic_opt = true;
         } else if (!strcmp(a, "--priority")) {
             want = parse_range(v, 0, 4, &x) ? NULL : "an integer in 0..4 (0 unspecified .. 4 critical)";
             o->priority = (int)x;
+        } else if (!strcmp(a, "--type")) {
+            o->proof_kind = proof_kind_of(v);
+            want = o->proof_kind ? NULL : "porep, snap, window-post or winning-post";
+        } else if (!strcmp(a, "--c1")) {
+            o->c1_file = v;
+        } else if (!strcmp(a, "--vanilla")) {
+            if (o->n_vanilla_files == MAX_VANILLA_FILES)
+                want = "at most 64 --vanilla files";
+            else
+                o->vanilla_files[o->n_vanilla_files++] = v;
+        } else if (!strcmp(a, "--registered-proof") || !strcmp(a, "--miner-id") || !strcmp(a, "--sector-num")) {
+            want = parse_range(v, 0, UINT64_MAX, &x) ? NULL : "an integer in 0 .. 2^64-1";
+            *(a[2] == 'r' ? &o->registered_proof : a[2] == 'm' ? &o->miner_id : &o->sector_num) = x;
+        } else if (!strcmp(a, "--partition")) {
+            want = parse_range(v, 0, UINT32_MAX, &x) ? NULL : "an integer in 0 .. 2^32-1";
+            o->partition = (uint32_t)x;
+        } else if (!strcmp(a, "--randomness") || !strncmp(a, "--comm-", 7)) {
+            uint8_t *dst = !strcmp(a, "--randomness") ? o->randomness
+                           : !strcmp(a, "--comm-r-old") ? (o->has_r_old = true, o->comm_r_old)
+                           : !strcmp(a, "--comm-r-new") ? (o->has_r_new = true, o->comm_r_new)
+                                                        : (o->has_d_new = true, o->comm_d_new);
+            want = parse_hex32(v, dst) ? NULL : "32 bytes in hex (64 digits)";
+        } else if (!strcmp(a, "--request-id")) {
+            o->request_id = v;
+        } else if (!strcmp(a, "-o")) {
+            o->out = v;
         } else if (is_count) {
             want = parse_range(v, 1, 1000000, &x) ? NULL : "an integer in 1..1000000";
             *count = (int)x;
@@ -356,7 +491,60 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
         command_usage(stderr, ci);
         return 2;
     }
+    if (o->proof_kind && synthetic_opt) {
+        fprintf(stderr, "cuzk-bench %s: --circuit/--partitions/--seed are for synthetic circuits, not --type\n", cmd);
+        return 2;
+    }
+    if (!o->proof_kind && (o->c1_file || o->n_vanilla_files)) {
+        fprintf(stderr, "cuzk-bench %s: --c1 / --vanilla need --type\n", cmd);
+        return 2;
+    }
+    if (o->proof_kind == 1 ? !o->c1_file || o->n_vanilla_files : o->proof_kind && (!o->n_vanilla_files || o->c1_file)) {
+        fprintf(stderr, "cuzk-bench %s: --type porep takes --c1 FILE; the other types take --vanilla FILE\n", cmd);
+        return 2;
+    }
     return -1;
+}
+
+/* Read the proof input files into o (kept for the process's life). Returns 0 or 2. */
+static int load_proof_files(proof_opts *o, const char *cmd)
+{
+    cuzk_error err = {0};
+    if (o->c1_file) {
+        cuzk_mapped_file m;
+        if (cuzk_file_map(&m, o->c1_file, &err)) {
+            fprintf(stderr, "cuzk-bench %s: %s\n", cmd, err.msg);
+            return 2;
+        }
+        o->vanilla_proof = (ProtobufCBinaryData){m.len, (uint8_t *)m.data};
+    }
+    for (int i = 0; i < o->n_vanilla_files; i++) {
+        cuzk_mapped_file m;
+        if (cuzk_file_map(&m, o->vanilla_files[i], &err)) {
+            fprintf(stderr, "cuzk-bench %s: %s\n", cmd, err.msg);
+            return 2;
+        }
+        fc_blob_list l = {0};
+        bool json = m.len && m.data[0] == '[';
+        if (json && fc_blob_list_from_json(&l, m.data, m.len, &err)) {
+            fprintf(stderr, "cuzk-bench %s: %s: %s\n", cmd, o->vanilla_files[i], err.msg);
+            return 2;
+        }
+        size_t add = json ? l.n : 1;
+        ProtobufCBinaryData *v = realloc(o->vanilla_proofs, (o->n_vanilla_proofs + add) * sizeof *v);
+        if (!v) {
+            fprintf(stderr, "cuzk-bench %s: out of memory\n", cmd);
+            return 2;
+        }
+        o->vanilla_proofs = v;
+        for (size_t j = 0; j < add; j++)
+            v[o->n_vanilla_proofs++] = json ? (ProtobufCBinaryData){l.len[j], l.data[j]}
+                                            : (ProtobufCBinaryData){m.len, (uint8_t *)m.data};
+        /* the buffers stay referenced until exit; only the list arrays are released */
+        free(l.data);
+        free(l.len);
+    }
+    return 0;
 }
 
 /* gRPC core's own log lines (e.g. "E1130 ... dns_resolver_ares.cc") are dropped: every
@@ -395,11 +583,13 @@ int bench_client(int argc, char **argv)
         return 2;
     }
     const char *cmd = COMMANDS[ci].name;
-    proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1};
+    proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1, .miner_id = 1000};
     int count = 3, conc = 1;
     const char *circuit_id = NULL;
     int prc = parse_options(ci, argc, argv, &o, &count, &conc, &circuit_id);
     if (prc >= 0)
+        return prc;
+    if (o.proof_kind && (prc = load_proof_files(&o, cmd)))
         return prc;
     gpr_set_log_function(quiet_core_log);
     gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
@@ -415,7 +605,7 @@ int bench_client(int argc, char **argv)
     int rc = 0;
     if (!strcmp(cmd, "single")) {
         proof_result r;
-        prove_one(&c, &o, o.seed, &r);
+        prove_one(&c, &o, o.seed, &r, true);
         printf("status: %s\n", r.ok ? "COMPLETED" : "FAILED");
         if (r.ok) {
             printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth (summed over partitions) %" PRIu64

@@ -1,0 +1,179 @@
+"""Shared harness of the daemon integration tests (tests/server/test_daemon.py,
+tests/filecoin_e2e/daemon_fc.py): a temporary folder removed on every exit path, the Python
+protobuf module built from the repository's .proto, a CHECK counter, a grpcio client, and
+daemons started from a config file and killed at exit. Call init() first."""
+import atexit, os, re, shutil, signal, subprocess, sys, tempfile, time
+import urllib.request
+
+import grpc
+
+TMP = None
+DAEMONS = []  # every daemon started, killed at exit if still running
+CUZK = None
+pb = None
+passed = failed = 0
+
+
+def cleanup():
+    """Runs on every exit path (normal end, sys.exit, an exception, SIGTERM/SIGINT/SIGHUP
+    from ctest or the user): kill leftover daemons, then remove TMP."""
+    for dm in DAEMONS:
+        if dm.p.poll() is None:
+            dm.p.kill()
+            dm.p.wait()
+        dm.log.close()
+    if TMP:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+def init(cuzk, proto, prefix="cuzk-daemon-test-"):
+    """Make TMP, install the cleanup, compile proving.proto for Python; returns the pb module."""
+    global TMP, CUZK, pb
+    CUZK = cuzk
+    TMP = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(cleanup)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda n, f: sys.exit(128 + n))
+    subprocess.run(["protoc", "--python_out=" + TMP, "-I" + proto, os.path.join(proto, "cuzk/v1/proving.proto")],
+                   check=True)
+    sys.path.insert(0, TMP)
+    from cuzk.v1 import proving_pb2  # noqa: E402
+    pb = proving_pb2
+    RPCS.update({
+        "SubmitProof": pb.SubmitProofResponse, "AwaitProof": pb.AwaitProofResponse, "Prove": pb.ProveResponse,
+        "CancelProof": pb.CancelProofResponse, "GetStatus": pb.GetStatusResponse,
+        "GetMetrics": pb.GetMetricsResponse, "PreloadSRS": pb.PreloadSrsResponse, "EvictSRS": pb.EvictSrsResponse,
+    })
+    return pb
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr, flush=True)
+
+
+def summary():
+    """Print the closing line and exit with the verdict."""
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+RPCS = {}
+OPTS = [("grpc.max_send_message_length", 256 << 20), ("grpc.max_receive_message_length", 256 << 20)]
+
+
+class Client:
+    def __init__(self, target):
+        self.ch = grpc.insecure_channel(target, options=OPTS)
+
+    def raw(self, name, data, timeout=120):
+        f = self.ch.unary_unary("/cuzk.v1.ProvingEngine/" + name, request_serializer=lambda b: b,
+                                response_deserializer=RPCS[name].FromString)
+        return f(data, timeout=timeout)
+
+    def call(self, name, req, timeout=120):
+        return self.raw(name, req.SerializeToString(), timeout)
+
+    def code(self, name, req, timeout=120):
+        """(status code, details) of a call expected to fail."""
+        try:
+            self.call(name, req, timeout)
+            return grpc.StatusCode.OK, ""
+        except grpc.RpcError as e:
+            return e.code(), e.details()
+
+
+def write_config(name, listen, extra="", max_message="256KiB"):
+    """A config file in a new folder; returns (folder, path)."""
+    folder = tempfile.mkdtemp(prefix=name + "-", dir=TMP)
+    cfg = os.path.join(folder, "cuzk.toml")
+    with open(cfg, "w") as f:
+        f.write('[daemon]\nlisten = "%s"\nstatus_listen = "127.0.0.1:0"\nmax_message_size = "%s"\n'
+                'shutdown_grace = "2s"\n%s' % (listen, max_message, extra))
+    return folder, cfg
+
+
+def run_daemon(argv, timeout=30):
+    """Run `cuzk daemon ARGV` expecting it to exit by itself: (exit code, stderr)."""
+    try:
+        p = subprocess.run([CUZK, "daemon"] + argv, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stderr
+    except subprocess.TimeoutExpired as e:
+        return None, (e.stderr or b"").decode()
+
+
+# Lines of gRPC core's / libmicrohttpd's own logging, which must never reach stderr raw.
+RAW_LOG = re.compile(r"^[EIWD]\d{4} |chttp2|Error processing request|Closing connection", re.M)
+
+
+class Daemon:
+    def __init__(self, name, listen, extra="", max_message="256KiB"):
+        self.dir, self.cfg = write_config(name, listen, extra, max_message)
+        self.log = open(os.path.join(self.dir, "log"), "w+")
+        self.p = subprocess.Popen([CUZK, "daemon", "--config", self.cfg], stderr=self.log)
+        DAEMONS.append(self)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            self.log.seek(0)
+            m = re.search(r"grpc_port=(\d+); HTTP status \S+ http_port=(\d+)", self.log.read())
+            if m:
+                self.grpc_port, self.http_port = int(m.group(1)), int(m.group(2))
+                break
+            if self.p.poll() is not None:
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("daemon did not start")
+        if self.p.poll() is not None:
+            self.log.seek(0)
+            raise RuntimeError("daemon exited: " + self.log.read())
+        self.target = listen if listen.startswith("unix:") else "127.0.0.1:%d" % self.grpc_port
+
+    def http(self, path, headers=False):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.http_port, path), timeout=10) as r:
+                out = r.status, r.read().decode()
+                h = dict(r.headers)
+        except urllib.error.HTTPError as e:
+            out = e.code, e.read().decode()
+            h = dict(e.headers)
+        return out + (h,) if headers else out
+
+    def logtext(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def rss(self):
+        with open("/proc/%d/status" % self.p.pid) as f:
+            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) * 1024
+
+    def stop(self, sig=signal.SIGTERM, timeout=60):
+        self.p.send_signal(sig)
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None
+
+
+def idle(c):
+    """True when GetStatus shows no job, no partition in flight and no memory reserved."""
+    s = c.call("GetStatus", pb.GetStatusRequest())
+    p = s.pipeline
+    return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
+            p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
+            p.permits_held + p.memory_used_bytes) == 0 and not s.queues
+
+
+def wait_idle(c, secs=60):
+    end = time.time() + secs
+    while time.time() < end:
+        if idle(c):
+            return True
+        time.sleep(0.1)
+    return False
