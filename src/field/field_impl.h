@@ -16,6 +16,9 @@
 
 #include "field/cpu.h"
 #include "field/mont.h"
+#ifndef CUZK_FIELD_PORTABLE
+#include "field/safegcd.h"
+#endif
 
 #ifdef FIELD_MUL_ASM
 void FIELD_MUL_ASM(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -142,9 +145,18 @@ static void FIELD_FN(shr1)(uint64_t *a)
 
 void FIELD_FN(inv)(FIELD_T *r, const FIELD_T *a)
 {
+#ifdef CUZK_FIELD_PORTABLE
     uint64_t e[FIELD_N];
     FIELD_FN(modulus_minus)(e, 2);
     FIELD_FN(pow)(r, a, e, FIELD_N); /* Fermat: a^(m-2); 0 maps to 0 */
+#else
+    /* The integer inverse of a R (Bernstein-Yang, safegcd.h; 0 maps to 0) is a^-1 R^-1;
+     * two Montgomery products with R^2 turn it into a^-1 R. */
+    uint64_t t[FIELD_N];
+    field_inv_safegcd(t, a->l, FIELD_MOD, FIELD_N);
+    mont_mul(t, t, FIELD_R2, FIELD_MOD, FIELD_MINV, FIELD_N);
+    mont_mul(r->l, t, FIELD_R2, FIELD_MOD, FIELD_MINV, FIELD_N);
+#endif
 }
 
 int FIELD_FN(legendre)(const FIELD_T *a)

@@ -1,8 +1,7 @@
 /* Fp arithmetic; contracts in fp.h. Constants from tools/gen/field_constants.py. */
 #include "field/fp.h"
 
-const uint64_t FP_MODULUS[FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-                                       0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+const uint64_t FP_MODULUS[FP_LIMBS] = FP_MODULUS_INIT;
 static const uint64_t FP_R2[FP_LIMBS] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
                                          0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
 #define FP_MINV 0x89f3fffcfffcfffdULL

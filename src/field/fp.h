@@ -35,23 +35,30 @@ extern const fp_t FP_ZERO;    /* 0 */
 extern const fp_t FP_ONE;     /* 1 (that is, R mod p) */
 extern const uint64_t FP_MODULUS[FP_LIMBS]; /* p, canonical limbs */
 
+/* p as an initialiser: FP_MODULUS is defined from it, and the inline operations below use
+ * a header-local copy so that the compiler folds the limbs into immediates. */
+#define FP_MODULUS_INIT                                                                      \
+    {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,                    \
+     0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}
+static const uint64_t fp_modulus_inline_[FP_LIMBS] = FP_MODULUS_INIT;
+
 /* Addition-like operations are inline (they sit in the MSM and curve inner loops). */
 static inline void fp_add(fp_t *r, const fp_t *a, const fp_t *b)
 {
-    mont_add(r->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+    mont_add(r->l, a->l, b->l, fp_modulus_inline_, FP_LIMBS);
 }
 static inline void fp_sub(fp_t *r, const fp_t *a, const fp_t *b)
 {
-    mont_sub(r->l, a->l, b->l, FP_MODULUS, FP_LIMBS);
+    mont_sub(r->l, a->l, b->l, fp_modulus_inline_, FP_LIMBS);
 }
 static inline void fp_neg(fp_t *r, const fp_t *a)
 {
     static const uint64_t zero[FP_LIMBS] = {0};
-    mont_sub(r->l, zero, a->l, FP_MODULUS, FP_LIMBS);
+    mont_sub(r->l, zero, a->l, fp_modulus_inline_, FP_LIMBS);
 }
 static inline void fp_dbl(fp_t *r, const fp_t *a)
 {
-    mont_add(r->l, a->l, a->l, FP_MODULUS, FP_LIMBS);
+    mont_add(r->l, a->l, a->l, fp_modulus_inline_, FP_LIMBS);
 }
 void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sqr(fp_t *r, const fp_t *a);

@@ -1,8 +1,7 @@
 /* Fr arithmetic; contracts in fr.h. Constants from tools/gen/field_constants.py. */
 #include "field/fr.h"
 
-const uint64_t FR_MODULUS[FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                       0x73eda753299d7d48ULL};
+const uint64_t FR_MODULUS[FR_LIMBS] = FR_MODULUS_INIT;
 static const uint64_t FR_R2[FR_LIMBS] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL,
                                          0x0748d9d99f59ff11ULL};
 #define FR_MINV 0xfffffffeffffffffULL

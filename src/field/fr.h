@@ -30,23 +30,29 @@ extern const fr_t FR_ZERO;
 extern const fr_t FR_ONE;
 extern const uint64_t FR_MODULUS[FR_LIMBS]; /* r, canonical limbs */
 
+/* r as an initialiser (FR_MODULUS, and a header-local copy for the inline operations, as
+ * in fp.h). */
+#define FR_MODULUS_INIT                                                                      \
+    {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL}
+static const uint64_t fr_modulus_inline_[FR_LIMBS] = FR_MODULUS_INIT;
+
 /* Addition-like operations are inline (they sit in the MSM and curve inner loops). */
 static inline void fr_add(fr_t *r, const fr_t *a, const fr_t *b)
 {
-    mont_add(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    mont_add(r->l, a->l, b->l, fr_modulus_inline_, FR_LIMBS);
 }
 static inline void fr_sub(fr_t *r, const fr_t *a, const fr_t *b)
 {
-    mont_sub(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    mont_sub(r->l, a->l, b->l, fr_modulus_inline_, FR_LIMBS);
 }
 static inline void fr_neg(fr_t *r, const fr_t *a)
 {
     static const uint64_t zero[FR_LIMBS] = {0};
-    mont_sub(r->l, zero, a->l, FR_MODULUS, FR_LIMBS);
+    mont_sub(r->l, zero, a->l, fr_modulus_inline_, FR_LIMBS);
 }
 static inline void fr_dbl(fr_t *r, const fr_t *a)
 {
-    mont_add(r->l, a->l, a->l, FR_MODULUS, FR_LIMBS);
+    mont_add(r->l, a->l, a->l, fr_modulus_inline_, FR_LIMBS);
 }
 void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sqr(fr_t *r, const fr_t *a);

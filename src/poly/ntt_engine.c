@@ -1,9 +1,13 @@
 /* Radix-2 DIT NTT engine: bit reversal, cache-blocked low stages, strided high stages with
- * sqrt-sized twiddle tables, all on a pthread team. Contracts in ntt_engine.h. */
+ * sqrt-sized twiddle tables, all on a pthread team. Contracts in ntt_engine.h. On the ifma
+ * CPU back end (field/cpu.h) the butterflies of every stage with half-size h >= 8 run 8 at
+ * a time in ntt_ifma.c, with twiddle tables kept in that kernel's scaled vector form. */
 #include "poly/ntt_engine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "field/cpu.h"
 #include "poly/par.h"
 
 #define TW_CHUNK 64          /* twiddles computed at once in a strided stage */
@@ -17,6 +21,12 @@ typedef struct {
     unsigned lo_log;     /* omega^e = lo[e & (2^lo_log - 1)] * hi[e >> lo_log] */
     const fr_t *wb;      /* wb[j] = omega_B^j for j < B/2, omega_B = omega^(n/B) */
     const fr_t *lo, *hi;
+    /* ifma back end: lo16[i] = 16 lo[i] (the scaled twiddle form of ntt_ifma_twiddles),
+     * and per block stage s >= NTT_IFMA_MIN_LOG the stage's twiddles in vector form at
+     * wbv + wbv_off[s] bytes; NULL otherwise */
+    const fr_t *lo16;
+    const unsigned char *wbv;
+    size_t wbv_off[NTT_BLOCK_LOG];
 } ntt_job;
 
 static uint32_t bitrev32(uint32_t x)
@@ -59,11 +69,20 @@ static inline void butterfly_w1(fr_t *x, fr_t *y)
 }
 
 /* Stages 0 .. block_log-1 on one block of B = 2^block_log bit-reversed elements. */
-static void block_stages(fr_t *x, unsigned block_log, const fr_t *wb)
+static void block_stages(fr_t *x, const ntt_job *job)
 {
+    const unsigned block_log = job->block_log;
+    const fr_t *wb = job->wb;
     size_t b = (size_t)1 << block_log;
     for (unsigned s = 0; s < block_log; s++) {
         size_t h = (size_t)1 << s, stride = b >> (s + 1); /* omega_{2h} = omega_B^(B/2h) */
+#ifdef CUZK_HAVE_IFMA
+        if (job->wbv && s >= NTT_IFMA_MIN_LOG) {
+            for (size_t g = 0; g < b; g += 2 * h)
+                ntt_ifma_butterflies(&x[g], &x[g + h], job->wbv + job->wbv_off[s], h);
+            continue;
+        }
+#endif
         for (size_t g = 0; g < b; g += 2 * h) {
             butterfly_w1(&x[g], &x[g + h]);
             for (size_t j = 1; j < h; j++)
@@ -78,18 +97,33 @@ static void strided_stage(const ntt_job *job, unsigned s, size_t jlo, size_t jhi
     size_t h = (size_t)1 << s, mask = ((size_t)1 << job->lo_log) - 1;
     unsigned shift = job->k - 1 - s; /* omega_{2h}^j = omega^(j << shift) */
     fr_t tw[TW_CHUNK];
+#ifdef CUZK_HAVE_IFMA
+    _Alignas(64) unsigned char tv[TW_CHUNK / NTT_IFMA_LANES * NTT_IFMA_VECTOR_BYTES];
+#endif
     for (size_t j0 = jlo; j0 < jhi; j0 += TW_CHUNK) {
         size_t cnt = jhi - j0 < TW_CHUNK ? jhi - j0 : TW_CHUNK;
+        /* the first vcnt twiddles in the ifma kernel's scaled form (from lo16), the rest as
+         * plain twiddles for the scalar butterfly */
+        size_t vcnt = job->lo16 ? cnt & ~(size_t)(NTT_IFMA_LANES - 1) : 0;
         for (size_t c = 0; c < cnt; c++) {
             size_t e = (j0 + c) << shift, e_hi = e >> job->lo_log;
+            const fr_t *lo = c < vcnt ? job->lo16 : job->lo;
             if (e_hi)
-                fr_mul(&tw[c], &job->lo[e & mask], &job->hi[e_hi]);
+                fr_mul(&tw[c], &lo[e & mask], &job->hi[e_hi]);
             else
-                tw[c] = job->lo[e & mask];
+                tw[c] = lo[e & mask];
         }
+#ifdef CUZK_HAVE_IFMA
+        if (vcnt)
+            ntt_ifma_twiddles(tv, tw, vcnt, true);
+#endif
         for (size_t g = 0; g < job->n; g += 2 * h) {
             fr_t *x = job->v + g + j0;
-            for (size_t c = 0; c < cnt; c++)
+#ifdef CUZK_HAVE_IFMA
+            if (vcnt)
+                ntt_ifma_butterflies(x, x + h, tv, vcnt);
+#endif
+            for (size_t c = vcnt; c < cnt; c++)
                 butterfly(&x[c], &x[c + h], &tw[c]);
         }
     }
@@ -121,7 +155,7 @@ static void ntt_worker(par_team *team, unsigned tid, unsigned nthreads, void *ar
     size_t nblocks = job->n >> job->block_log;
     par_range(nblocks, tid, nthreads, &lo, &hi);
     for (size_t b = lo; b < hi; b++)
-        block_stages(v + (b << job->block_log), job->block_log, job->wb);
+        block_stages(v + (b << job->block_log), job);
     par_barrier(team);
 
     for (unsigned s = job->block_log; s < job->k; s++) {
@@ -145,6 +179,44 @@ static void powers(fr_t *t, size_t len, const fr_t *w)
     for (size_t i = 1; i < len; i++)
         fr_mul(&t[i], &t[i - 1], w);
 }
+
+#ifdef CUZK_HAVE_IFMA
+/* The ifma kernel's tables (one allocation, *out): lo16 when there are strided stages, and
+ * the twiddles wb[j * stride], j < h, of each block stage with h >= 8 in vector form. */
+static cuzk_status ifma_tables(ntt_job *job, void **out)
+{
+    size_t lo_len = job->lo ? (size_t)1 << job->lo_log : 0, bytes = 0;
+    size_t lo16_bytes = (lo_len * sizeof(fr_t) + 63) & ~(size_t)63;
+    for (unsigned s = NTT_IFMA_MIN_LOG; s < job->block_log; s++)
+        bytes += ntt_ifma_twiddle_bytes((size_t)1 << s);
+    unsigned char *t = aligned_alloc(64, lo16_bytes + bytes + 64);
+    fr_t *stage = malloc(((size_t)1 << (job->block_log - 1)) * sizeof *stage + 1);
+    if (!t || !stage) {
+        free(t);
+        free(stage);
+        return CUZK_E_NOMEM;
+    }
+    if (lo_len) {
+        fr_t *lo16 = (fr_t *)(void *)t;
+        for (size_t i = 0; i < lo_len; i++)
+            fr_mul(&lo16[i], &job->lo[i], &NTT_IFMA_SIXTEEN);
+        job->lo16 = lo16;
+    }
+    size_t off = lo16_bytes, b = (size_t)1 << job->block_log;
+    for (unsigned s = NTT_IFMA_MIN_LOG; s < job->block_log; s++) {
+        size_t h = (size_t)1 << s, stride = b >> (s + 1);
+        for (size_t j = 0; j < h; j++)
+            stage[j] = job->wb[j * stride];
+        ntt_ifma_twiddles(t + off, stage, h, false);
+        job->wbv_off[s] = off;
+        off += ntt_ifma_twiddle_bytes(h);
+    }
+    free(stage);
+    job->wbv = t;
+    *out = t;
+    return CUZK_OK;
+}
+#endif
 
 cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *p, unsigned threads)
 {
@@ -183,7 +255,15 @@ cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *p, unsigned threads)
         job.hi = tables + wb_len + lo_len;
     }
 
+    void *vtables = NULL;
+#ifdef CUZK_HAVE_IFMA
+    if (cuzk_cpu_use_ifma() && ifma_tables(&job, &vtables) != CUZK_OK) {
+        free(tables);
+        return CUZK_E_NOMEM;
+    }
+#endif
     par_run(par_useful_threads(job.n, threads), ntt_worker, &job);
     free(tables);
+    free(vtables);
     return CUZK_OK;
 }

@@ -45,4 +45,22 @@ typedef struct {
 
 cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *plan, unsigned threads);
 
+#ifdef CUZK_HAVE_IFMA
+/* ntt_ifma.c (AVX-512 IFMA; call only when cuzk_cpu_use_ifma()): 8 butterflies at a time.
+ * Twiddles in the kernel's form: w 2^4 (in Montgomery form, i.e. fr_mul(w, 16)), 8 per
+ * vector of ntt_ifma_twiddle_bytes(8) bytes, 64-byte aligned. */
+#define NTT_IFMA_LANES 8
+#define NTT_IFMA_MIN_LOG 3       /* stages with half-size h >= 8 */
+#define NTT_IFMA_VECTOR_BYTES 320 /* 8 twiddles: 5 limbs x 8 lanes x 8 bytes */
+/* 16 in Montgomery form: fr_mul(w, &NTT_IFMA_SIXTEEN) is w in the scaled form */
+extern const fr_t NTT_IFMA_SIXTEEN;
+size_t ntt_ifma_twiddle_bytes(size_t cnt);
+/* w8 = the cnt twiddles tw[] (cnt a multiple of 8) in vector form; `scaled`: tw[] is already
+ * in the scaled form, else each is multiplied by 16 here. */
+void ntt_ifma_twiddles(void *w8, const fr_t *tw, size_t cnt, bool scaled);
+/* (x[c], y[c]) <- (x[c] + w_c y[c], x[c] - w_c y[c]) for c < cnt (a multiple of 8), x and y
+ * fully reduced, bit-identical to the scalar butterfly. */
+void ntt_ifma_butterflies(fr_t *x, fr_t *y, const void *w8, size_t cnt);
+#endif
+
 #endif

@@ -1,10 +1,12 @@
 /* Properties of the poly NTT: roots of unity, agreement with the naive O(n^2) DFT and with
  * direct evaluation on cosets, inverse round trips up to 2^20, thread-count independence, and
- * argument errors. (Vectors from an independent BigInt oracle: test_ntt_oracle.c.) */
+ * argument errors. (Vectors from an independent BigInt oracle: test_ntt_oracle.c.) Run on the
+ * CPU back end CUZK_CPU names (tests/common/cpu_select.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cpu_select.h"
 #include "poly/ntt.h"
 #include "poly_test_util.h"
 
@@ -179,6 +181,7 @@ static void test_errors(void)
 
 int main(void)
 {
+    check_select_cpu();
     poly_test_seed(0x9e3779b97f4a7c15ULL);
     test_roots();
     test_naive_dft();

@@ -3,7 +3,10 @@
 #ifndef CUZK_TOOLS_BENCH_H
 #define CUZK_TOOLS_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "curve/curve.h"
 
 int bench_micro(int argc, char **argv);
 int bench_batch(int argc, char **argv);
@@ -25,5 +28,16 @@ uint64_t bench_peak_rss(void);
 
 /* Deterministic 64-bit generator (splitmix64) for benchmark inputs. */
 uint64_t bench_rand64(uint64_t *state);
+
+/* points.c: n canonical scalars < 2^254 (4 limbs each) from `seed`; n distinct-looking
+ * affine G1 / G2 points (64 random multiples of the generator, then running sums), malloc'ed
+ * (caller frees), NULL on allocation failure. */
+void bench_random_scalars(uint64_t *s, size_t n, uint64_t *seed);
+g1_affine_t *bench_g1_bases(size_t n, uint64_t *seed);
+g2_affine_t *bench_g2_bases(size_t n, uint64_t *seed);
+
+/* witness-msm --c1 FILE [--partition N] [--threads N] [--runs N] [--json]
+ * (tools/bench/witness_msm.c). */
+int bench_witness_msm(int argc, char **argv);
 
 #endif

@@ -12,6 +12,9 @@ static const char USAGE[] =
     "commands:\n"
     "  micro [--quick] [--json]        field, curve, MSM, NTT and pairing micro benchmarks\n"
     "                                  (1 and 2 threads); --quick caps sizes at 2^16\n"
+    "  witness-msm --c1 FILE [--partition N] [--threads N] [--runs N] [--json]\n"
+    "                                  the A, B, L MSMs of a real PoRep witness (C1 synthesized):\n"
+    "                                  plain Pippenger vs the prover's witness-aware MSM\n"
     "  batch [options]                 proofs through the engine pipeline (see batch --help)\n"
     "  synth [--shape-compressions N] [--compressions N] [--json]\n"
     "                                  one-thread constraint-system throughput (shape, witness,\n"
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
         return bench_client(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "micro"))
         return bench_micro(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "witness-msm"))
+        return bench_witness_msm(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "batch"))
         return bench_batch(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "synth"))

@@ -17,21 +17,13 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
-static void random_scalars(uint64_t *s, size_t n, uint64_t *seed)
-{
-    for (size_t i = 0; i < 4 * n; i++)
-        s[i] = bench_rand64(seed);
-    for (size_t i = 0; i < n; i++)
-        s[4 * i + 3] &= 0x3fffffffffffffffULL; /* < 2^254 < r */
-}
-
 /* bool90: 90% zeros and ones (half each), the rest random */
 static void bool90_scalars(uint64_t *s, size_t n, uint64_t *seed)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t roll = bench_rand64(seed) % 20;
         if (roll < 2) {
-            random_scalars(s + 4 * i, 1, seed);
+            bench_random_scalars(s + 4 * i, 1, seed);
         } else {
             memset(s + 4 * i, 0, 32);
             s[4 * i] = roll & 1;
@@ -39,31 +31,6 @@ static void bool90_scalars(uint64_t *s, size_t n, uint64_t *seed)
     }
 }
 
-/* n distinct-looking G1/G2 bases: 64 random multiples of the generator, then running sums. */
-#define MAKE_BASES(G, aff_t, jac_t)                                                           \
-    static aff_t *make_##G(size_t n, uint64_t *seed)                                          \
-    {                                                                                         \
-        aff_t *out = malloc(n * sizeof *out), gen;                                            \
-        jac_t *tmp = malloc(n * sizeof *tmp), seedp[64];                                      \
-        G##_generator(&gen);                                                                  \
-        for (int i = 0; i < 64; i++) {                                                        \
-            uint64_t k[4];                                                                    \
-            random_scalars(k, 1, seed);                                                       \
-            G##_jac_from_affine(&seedp[i], &gen);                                             \
-            G##_mul(&seedp[i], &seedp[i], k, 4);                                              \
-        }                                                                                     \
-        for (size_t i = 0; i < n; i++) {                                                      \
-            if (i < 64)                                                                       \
-                tmp[i] = seedp[i];                                                            \
-            else                                                                              \
-                G##_add(&tmp[i], &tmp[i - 64], &seedp[i % 61]);                               \
-        }                                                                                     \
-        G##_batch_to_affine(out, tmp, n);                                                     \
-        free(tmp);                                                                            \
-        return out;                                                                           \
-    }
-MAKE_BASES(g1, g1_affine_t, g1_jac_t)
-MAKE_BASES(g2, g2_affine_t, g2_jac_t)
 
 /* ns per dependent multiplication a = a * b (min of 5 runs of 2M). */
 #define TIME_MUL(name, T, mul, from_u64, is_zero)                                             \
@@ -197,10 +164,10 @@ int bench_micro(int argc, char **argv)
     fprintf(out, "cuzk-bench micro (%s build, %s CPU back end%s)\n", fp_backend_name(), cpu, quick ? ", quick" : "");
     fprintf(out, "preparing %zu G1 bases ...\n", nmax);
     fflush(out);
-    g1_affine_t *b1 = make_g1(nmax, &seed);
-    g2_affine_t *b2 = make_g2((size_t)1 << 16, &seed);
+    g1_affine_t *b1 = bench_g1_bases(nmax, &seed);
+    g2_affine_t *b2 = bench_g2_bases((size_t)1 << 16, &seed);
     uint64_t *s = malloc(nmax * 4 * sizeof *s), *sb = malloc(nmax * 4 * sizeof *sb);
-    random_scalars(s, nmax, &seed);
+    bench_random_scalars(s, nmax, &seed);
     bool90_scalars(sb, nmax, &seed);
 
     double fpm = time_fp_mul(), frm = time_fr_mul(), madd = time_g1_madd(b1);
