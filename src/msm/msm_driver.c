@@ -138,9 +138,9 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
 
 cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
                           size_t base_size, size_t nbases, const uint64_t *density,
-                          const uint64_t *scalars, size_t n, unsigned lo_bits,
-                          unsigned hi_bits, size_t useful, const msm_opts_t *opts,
-                          cuzk_error *err)
+                          const uint32_t *base_idx, const uint64_t *scalars, size_t n,
+                          unsigned lo_bits, unsigned hi_bits, size_t useful,
+                          const msm_opts_t *opts, cuzk_error *err)
 {
     group->jac_set_infinity(acc);
     if (useful == 0 || nbases == 0)
@@ -177,7 +177,8 @@ cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases
         for (unsigned j = 0; j < k; j++) {
             msm_unit_t *u = &units[(size_t)w * k + j];
             size_t end = j + 1 < k ? start[j + 1] : n;
-            u->bases = (const unsigned char *)bases + base_start[j] * base_size;
+            u->bases = base_idx ? bases : (const unsigned char *)bases + base_start[j] * base_size;
+            u->base_idx = base_idx ? base_idx + start[j] : NULL;
             u->scalars = scalars + MSM_SCALAR_LIMBS * start[j];
             u->count = end - start[j];
             u->density = density;
@@ -228,8 +229,8 @@ cuzk_status msm_run(const msm_group_t *group, void *out, const void *bases, size
         return st;
     size_t useful = nbases ? useful_pairs(group, bases, base_size, density, scalars, n) : 0;
     msm_jac_any acc;
-    st = msm_run_phase(group, &acc, bases, base_size, nbases, density, scalars, n, 1, 255, useful,
-                       opts, err);
+    st = msm_run_phase(group, &acc, bases, base_size, nbases, density, NULL, scalars, n, 1, 255,
+                       useful, opts, err);
     if (st)
         return st;
     group->jac_normalize(&acc);

@@ -28,6 +28,7 @@ typedef struct {
     size_t count;             /* scalars in the range */
     const uint64_t *density;  /* NULL for a dense MSM */
     size_t bit0;              /* bit index of the range's first scalar in `density` */
+    const uint32_t *base_idx; /* non-NULL (density NULL): scalar j uses bases[base_idx[j]] */
     unsigned window;
     unsigned lo_bits, hi_bits;
     uint64_t max_digit;
@@ -108,13 +109,14 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
 /* One phase of an MSM: the Pippenger sum over the pairs whose scalar bit length lies in
  * [lo_bits, hi_bits] (hi_bits <= 255), planned for `useful` such pairs, or, with
  * lo_bits == hi_bits == 1, the plain sum of the bases whose scalar is 1 (batch-affine
- * accumulators, no windows). Writes the sum to `acc` (Jacobian, any Z, not normalised).
- * Errors: CUZK_E_NOMEM. */
+ * accumulators, no windows). With `base_idx` (density NULL) scalar i pairs with
+ * bases[base_idx[i]] (a class of pairs gathered by the witness-aware MSM). Writes the sum
+ * to `acc` (Jacobian, any Z, not normalised). Errors: CUZK_E_NOMEM. */
 cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
                           size_t base_size, size_t nbases, const uint64_t *density,
-                          const uint64_t *scalars, size_t n, unsigned lo_bits,
-                          unsigned hi_bits, size_t useful, const msm_opts_t *opts,
-                          cuzk_error *err);
+                          const uint32_t *base_idx, const uint64_t *scalars, size_t n,
+                          unsigned lo_bits, unsigned hi_bits, size_t useful,
+                          const msm_opts_t *opts, cuzk_error *err);
 
 /* Plan of one Pippenger phase over scalars of at most `bits` bits (1..255): as msm_plan
  * with ceil((bits + 1) / c) windows; returns the cost-model estimate (field

@@ -134,7 +134,10 @@ int bench_witness_msm(int argc, char **argv)
     uint64_t seed = 7;
     g1_affine_t *b1 = bench_g1_bases(n1, &seed);
     g2_affine_t *b2 = bench_g2_bases(nb, &seed);
-    cs_assignment_free(&as);
+    if (!b1 || !b2) {
+        fprintf(stderr, "cuzk-bench witness-msm: no memory for the bases\n");
+        st = CUZK_E_NOMEM;
+    }
 
     json_t *j = json_object();
     json_object_set_new(j, "c1", json_string(path));
@@ -189,6 +192,7 @@ int bench_witness_msm(int argc, char **argv)
         fprintf(stderr, "cuzk-bench witness-msm: %s\n", err.msg);
     }
     json_decref(j);
+    cs_assignment_free(&as);
     free(w);
     free(b1);
     free(b2);
