@@ -42,6 +42,13 @@ cuzk_status fc_store_create(fc_store *s, const char *dir, const char *what, uint
     return CUZK_OK;
 }
 
+void fc_store_adopt(fc_store *s, uint8_t *mem, uint64_t size)
+{
+    fc_store_init(s);
+    s->mem = mem;
+    s->size = size;
+}
+
 void fc_store_free(fc_store *s)
 {
     free(s->mem);

@@ -29,6 +29,8 @@ typedef struct {
  * the artifact in messages. Errors: CUZK_E_NOMEM ("<what>: cannot allocate N bytes"),
  * CUZK_E_IO (mkstemp/ftruncate with the path and strerror). On error *s is an empty store. */
 cuzk_status fc_store_create(fc_store *s, const char *dir, const char *what, uint64_t size, cuzk_error *err);
+/* Make a memory store of the malloc'ed block mem[0..size) (the store frees it). */
+void fc_store_adopt(fc_store *s, uint8_t *mem, uint64_t size);
 /* Release the memory or close the file. Accepts a zeroed or already freed store. */
 void fc_store_free(fc_store *s);
 /* An empty store (for initialisation before create). */
