@@ -18,6 +18,8 @@ int bench_synth(int argc, char **argv);
 int bench_parent_cache(int argc, char **argv);
 /* vanilla [--size S] [--runs N] [--json] (tools/bench/vanilla.c). */
 int bench_vanilla(int argc, char **argv);
+/* gen-vanilla porep|window-post|winning-post|snap [options] (tools/bench/gen_vanilla.c). */
+int bench_gen_vanilla(int argc, char **argv);
 
 /* Monotonic clock in seconds. */
 double bench_now(void);

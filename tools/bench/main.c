@@ -28,6 +28,10 @@ static const char USAGE[] =
     "  parent-cache --registered-proof ID [--out FILE] [--threads N]\n"
     "                                  SDR parent cache of a seal proof: name, SHA-256 (checked\n"
     "                                  against the published digest), seconds; one JSON line\n"
+    "  gen-vanilla porep|window-post|winning-post|snap [options]\n"
+    "                                  seal a 2 KiB / 8 MiB / 512 MiB sector here (or a sparse\n"
+    "                                  32 / 64 GiB fixture) and write its C1, PoSt or SnapDeals\n"
+    "                                  vanilla proofs, self-checked; one JSON summary line\n"
     "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
     "                                  through a running daemon's gRPC API\n"
@@ -82,6 +86,8 @@ int main(int argc, char **argv)
         return bench_synth(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "parent-cache"))
         return bench_parent_cache(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "gen-vanilla"))
+        return bench_gen_vanilla(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vanilla"))
         return bench_vanilla(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))

@@ -14,10 +14,11 @@
  * memory or in anonymous temporary files (see store.h).
  *
  * Memory: in memory, about (2 + L + 2.3) * N * 32 bytes (8 MiB: 53 MiB; 512 MiB: 3.4 GiB).
- * With a directory, RSS stays near the labelling working set (L * N * 32 bytes of layers
- * plus the graph helper's parent data: about 1-2 GiB for 512 MiB) and the state takes
- * (2 + L + 2.3) * N * 32 bytes of disk. Threads: tree building, column hashing and encoding
- * use `threads` threads; labelling as sdr.h does.
+ * With a directory, RSS peaks during labelling at two label buffers (2 * N * 32 bytes: 1 GiB
+ * for 512 MiB) plus about 1 MiB per thread elsewhere, and the state takes
+ * (2 + L + 2.3) * N * 32 bytes of disk (3.4 GB for 512 MiB). Threads: tree building, column hashing and encoding
+ * use `threads` threads; labelling is sequential within a layer (sdr.h: one labelling thread
+ * and one thread computing graph parents ahead).
  */
 #ifndef CUZK_FILECOIN_SEAL_SEAL_H
 #define CUZK_FILECOIN_SEAL_SEAL_H
