@@ -192,7 +192,7 @@ static void test_tree_d(void)
     fc_tree_shape s31;
     shape_d(&s31, 31);
     for (unsigned k = 0; k <= 31; k++) {
-        CHECK(fc_tree_uniform_node(&s31, z, k, root, NULL) == CUZK_OK && eq_hex(root, ZK[k]), "Z_%u", k);
+        CHECK(fc_tree_uniform_node(&s31, z, 0, k, root, NULL) == CUZK_OK && eq_hex(root, ZK[k]), "Z_%u", k);
     }
     /* full zero trees of 1..2^10 leaves: the root is Z_k; two threads */
     for (unsigned k = 1; k <= 10; k++) {
@@ -264,8 +264,8 @@ static void test_poseidon_trees(void)
     shape_r(&s64, FC_SIZE_64GIB);
     CHECK(s32.nlevels == 10 && s64.nlevels == 11 && s64.arity[10] == 2 && s32.arity[9] == 8, "32/64 GiB levels");
     for (unsigned k = 0; k <= 10; k++)
-        CHECK(fc_tree_uniform_node(&s32, z, k, out, NULL) == CUZK_OK && eq_hex(out, YK[k]), "Y_%u", k);
-    CHECK(fc_tree_uniform_node(&s64, z, 11, out, NULL) == CUZK_OK &&
+        CHECK(fc_tree_uniform_node(&s32, z, 0, k, out, NULL) == CUZK_OK && eq_hex(out, YK[k]), "Y_%u", k);
+    CHECK(fc_tree_uniform_node(&s64, z, 0, 11, out, NULL) == CUZK_OK &&
               eq_hex(out, "f99f9b2043f2b35049dc23b9a442d58c69799a910a46bd3d034cae5e1ab82263"),
           "all-zero 64 GiB root");
     uint8_t zeros[11][32] = {{0}};

@@ -6,6 +6,7 @@
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/seal/c1_gen.h"
+#include "filecoin/seal/sdr.h"
 
 static cuzk_status column_proof(const fc_porep_view *v, uint64_t node, fc_column_proof *out, cuzk_error *err)
 {
@@ -21,16 +22,12 @@ static cuzk_status column_proof(const fc_porep_view *v, uint64_t node, fc_column
 
 void fc_c1_labeling_slots(const fc_porep_challenge_proof *pr, unsigned layer, uint8_t slots[FC_LABEL_PARENTS][32])
 {
-    for (unsigned k = 0; k < FC_LABEL_PARENTS; k++) {
-        const uint8_t *src;
-        if (layer == 1) {
-            src = pr->drg[k % FC_DRG_PARENTS].rows[0];
-        } else {
-            unsigned j = k % (FC_DRG_PARENTS + FC_EXP_PARENTS);
-            src = j < FC_DRG_PARENTS ? pr->drg[j].rows[layer - 1] : pr->exp[j - FC_DRG_PARENTS].rows[layer - 2];
-        }
-        memcpy(slots[k], src, 32);
-    }
+    uint8_t e[FC_GRAPH_PARENTS][32] = {{0}};
+    for (unsigned i = 0; i < FC_DRG_PARENTS; i++)
+        memcpy(e[i], pr->drg[i].rows[layer - 1], 32);
+    for (unsigned i = 0; layer > 1 && i < FC_EXP_PARENTS; i++)
+        memcpy(e[FC_DRG_PARENTS + i], pr->exp[i].rows[layer - 2], 32);
+    fc_sdr_slots(layer, (const uint8_t(*)[32])e, slots);
 }
 
 static cuzk_status challenge_proof(const fc_porep_view *v, const fc_graph *g, uint64_t c, fc_porep_challenge_proof *pr,

@@ -48,9 +48,8 @@ typedef struct {
 cuzk_status fc_c1_generate(const fc_porep_view *v, const uint8_t seed[32], fc_c1_output *out, cuzk_error *err);
 
 /* The 37 parent slots of label (layer, node) of a challenge proof, taken from its parent
- * columns (pr->drg / pr->exp rows): layer 1 slot k = drg[k mod 6] layer 1; layer l >= 2 slot
- * k = entry k mod 14 of (drg[0..6] at layer l, exp[0..8] at layer l - 1) (vanilla §3.2,
- * §7.2). layer in 1 .. rows of the columns. */
+ * columns (vanilla §7.2): fc_sdr_slots of the base list drg[0..6] rows at `layer` and, for
+ * layer >= 2, exp[0..8] rows at layer - 1. layer in 1 .. rows of the columns. */
 void fc_c1_labeling_slots(const fc_porep_challenge_proof *pr, unsigned layer, uint8_t slots[FC_LABEL_PARENTS][32]);
 
 #endif

@@ -8,8 +8,8 @@
 #include "filecoin/merkle_proof.h"
 #include "filecoin/seal/encode.h"
 #include "filecoin/seal/fixtures.h"
+#include "filecoin/seal/sdr.h"
 #include "filecoin/seal/sparse.h"
-#include "gadgets/create_label.h"
 #include "gadgets/sha256_native.h"
 
 static const char PRF_TAG[] = "cuzk synthetic fixture";
@@ -126,15 +126,14 @@ static void compute_labels(fc_sparse_porep *s, const fc_graph *g, const uint8_t 
             uint64_t c = s->ch_node[t];
             uint32_t par[FC_GRAPH_PARENTS];
             fc_graph_parents(g, c, par);
-            uint8_t slots[FC_LABEL_PARENTS][32];
-            for (unsigned k = 0; k < FC_LABEL_PARENTS; k++) {
-                unsigned j = l == 1 ? k % FC_GRAPH_DRG_PARENTS : k % FC_GRAPH_PARENTS;
+            uint8_t e[FC_GRAPH_PARENTS][32] = {{0}}, slots[FC_LABEL_PARENTS][32];
+            for (unsigned j = 0; j < (l == 1 ? FC_GRAPH_DRG_PARENTS : FC_GRAPH_PARENTS); j++) {
                 unsigned layer = j < FC_GRAPH_DRG_PARENTS ? l : l - 1;
-                size_t i = find(s->col_node, s->ncols, par[j]);
-                memcpy(slots[k], s->rows[i * L + layer - 1], 32);
+                memcpy(e[j], s->rows[find(s->col_node, s->ncols, par[j]) * L + layer - 1], 32);
             }
-            size_t i = find(s->col_node, s->ncols, c);
-            create_label_native(replica_id, l, c, (const uint8_t(*)[32])slots, s->rows[i * L + l - 1]);
+            fc_sdr_slots(l, (const uint8_t(*)[32])e, slots);
+            fc_sdr_label(replica_id, l, c, (const uint8_t(*)[32])slots,
+                         s->rows[find(s->col_node, s->ncols, c) * L + l - 1]);
         }
 }
 

@@ -40,6 +40,8 @@ typedef struct fc_sparse_porep fc_sparse_porep;
 cuzk_status fc_sparse_porep_create(fc_sparse_porep **out, const fc_seal_proof *p, const uint8_t prover_id[32],
                                    uint64_t sector_id, const uint8_t ticket[32], const uint8_t seed[32],
                                    cuzk_error *err);
+/* Free a fixture (NULL accepted); its views become invalid. The same holds for the PoSt and
+ * SnapDeals fixtures below. */
 void fc_sparse_porep_free(fc_sparse_porep *s);
 /* The view for fc_c1_generate (only the columns of challenged nodes and their parents exist:
  * other columns are CUZK_E_INVALID_ARG). */
@@ -52,6 +54,7 @@ typedef struct fc_sparse_post fc_sparse_post;
 cuzk_status fc_sparse_post_create(fc_sparse_post **out, const fc_post_proof *p, const uint8_t randomness[32],
                                   uint32_t k, uint32_t sector_pos, uint64_t sector_id, cuzk_error *err);
 void fc_sparse_post_free(fc_sparse_post *s);
+/* The view for fc_post_generate. */
 void fc_sparse_post_view(const fc_sparse_post *s, fc_post_sector *v);
 
 typedef struct fc_sparse_snap fc_sparse_snap;
@@ -60,6 +63,7 @@ typedef struct fc_sparse_snap fc_sparse_snap;
 cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_update_proof *u, uint64_t sector_id,
                                   const uint8_t w[32], cuzk_error *err);
 void fc_sparse_snap_free(fc_sparse_snap *s);
+/* The view for fc_snap_partition_generate (every partition). */
 void fc_sparse_snap_view(const fc_sparse_snap *s, fc_snap_view *v);
 
 #endif

@@ -71,6 +71,8 @@ typedef struct {
  * CUZK_E_UNSUPPORTED (size), CUZK_E_INVALID_ARG (data longer than the sector capacity),
  * CUZK_E_IO (data file, temporary files), CUZK_E_NOMEM. */
 cuzk_status fc_seal(fc_sector *s, const fc_seal_params *p, cuzk_error *err);
+/* Release the trees and layers (memory, or the temporary files). A freed or zeroed sector
+ * is accepted. */
 void fc_sector_free(fc_sector *s);
 
 /* The labels of node (rows[l] = layer l + 1, s->layers rows). Errors: CUZK_E_INVALID_ARG

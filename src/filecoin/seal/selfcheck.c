@@ -9,9 +9,9 @@
 #include "filecoin/merkle_proof.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/encode.h"
+#include "filecoin/seal/sdr.h"
 #include "filecoin/seal/selfcheck.h"
 #include "filecoin/seal/tree.h"
-#include "gadgets/create_label.h"
 
 static void hex(char out[65], const uint8_t b[32])
 {
@@ -106,7 +106,7 @@ static cuzk_status check_challenge(const fc_c1_output *c1, const fc_graph *g, co
         if (lp->layer_index != l || lp->node != c || memcmp(lp->parents, slots, sizeof slots))
             return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: layer %u node %" PRIu64 " or parents differ from the "
                              "parent columns (expected layer %u node %" PRIu64 ")", what, lp->layer_index, lp->node, l, c);
-        create_label_native(c1->replica_id, l, c, (const uint8_t(*)[32])slots, label);
+        fc_sdr_label(c1->replica_id, l, c, (const uint8_t(*)[32])slots, label);
         if (memcmp(label, pr->c_x.rows[l - 1], 32))
             return differ(what, "recomputed label vs c_x row", label, pr->c_x.rows[l - 1], err);
     }

@@ -53,6 +53,7 @@ typedef struct {
 cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_update_proof *u, const uint8_t *data,
                            uint64_t data_len, const char *data_path, const char *dir, unsigned threads,
                            cuzk_error *err);
+/* Release the new trees (not s->old). A freed or zeroed value is accepted. */
 void fc_snap_sector_free(fc_snap_sector *s);
 /* Views (valid while s and s->old live): the partition-proof view, and the PoSt view of the
  * updated sector (tree R_new, comm_c, comm_r_new). */

@@ -131,13 +131,8 @@ static cuzk_status ladder_node(fc_sparse_tree *t, const uint8_t leaf[32], unsign
 {
     ladder *l;
     cuzk_status st = ladder_of(t, leaf, &l, err);
-    uint8_t kids[16][32];
     while (st == CUZK_OK && l->done < level) {
-        unsigned a = t->shape.arity[l->done];
-        for (unsigned j = 0; j < a; j++)
-            memcpy(kids[j], l->node[l->done], 32);
-        st = fc_tree_hash(t->shape.m.hasher, (const uint8_t(*)[32])kids, a, l->node[l->done + 1], "sparse tree ladder",
-                          err);
+        st = fc_tree_uniform_node(&t->shape, l->node[l->done], l->done, l->done + 1, l->node[l->done + 1], err);
         if (st == CUZK_OK)
             l->done++;
     }

@@ -37,6 +37,7 @@ typedef struct fc_sparse_tree fc_sparse_tree;
  * Errors: CUZK_E_NOMEM. */
 cuzk_status fc_sparse_tree_create(fc_sparse_tree **out, const fc_tree_shape *s, const fc_leaf_model *m,
                                   cuzk_error *err);
+/* Free the tree and its caches (NULL accepted). */
 void fc_sparse_tree_free(fc_sparse_tree *t);
 /* The view (valid while t lives). Node errors: CUZK_E_NOMEM, CUZK_E_FIELD_NONCANONICAL (a
  * leaf value >= r in a Poseidon tree), CUZK_E_INVALID_ARG (node out of range). */

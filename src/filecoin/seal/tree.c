@@ -66,12 +66,12 @@ cuzk_status fc_tree_hash(merkle_hasher h, const uint8_t (*children)[32], unsigne
     return CUZK_OK;
 }
 
-cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t leaf[32], unsigned level, uint8_t out[32],
-                                 cuzk_error *err)
+cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t node[32], unsigned from, unsigned to,
+                                 uint8_t out[32], cuzk_error *err)
 {
     uint8_t kids[MAX_CHILDREN][32];
-    memcpy(out, leaf, 32);
-    for (unsigned l = 0; l < level && l < s->nlevels; l++) {
+    memmove(out, node, 32);
+    for (unsigned l = from; l < to && l < s->nlevels; l++) {
         for (unsigned j = 0; j < s->arity[l]; j++)
             memcpy(kids[j], out, 32);
         cuzk_status st = fc_tree_hash(s->m.hasher, (const uint8_t(*)[32])kids, s->arity[l], out, "uniform subtree", err);

@@ -49,11 +49,12 @@ uint64_t fc_tree_span(const fc_tree_shape *s, unsigned level);
 cuzk_status fc_tree_hash(merkle_hasher h, const uint8_t (*children)[32], unsigned n, uint8_t out[32],
                          const char *what, cuzk_error *err);
 
-/* The node at row `level` of a subtree whose leaves all equal `leaf` (the default ladders of
- * vanilla §2.4 and §10.8: Z_k for tree D with leaf 0, Y_k for trees C/R with leaf 0; any
- * other leaf value gives its own ladder). level <= nlevels. Errors: those of fc_tree_hash. */
-cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t leaf[32], unsigned level, uint8_t out[32],
-                                 cuzk_error *err);
+/* The node at row `to` of a subtree whose nodes at row `from` (<= to <= nlevels) all equal
+ * `node`: hash arity copies level by level. With from = 0 these are the default ladders of
+ * vanilla §2.4 and §10.8 (Z_k for tree D with leaf 0, Y_k for trees C/R with leaf 0; any other
+ * leaf value gives its own ladder). Errors: those of fc_tree_hash. */
+cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t node[32], unsigned from, unsigned to,
+                                 uint8_t out[32], cuzk_error *err);
 
 /* A read-only view of a tree: node(ctx, level, idx) writes node idx of row level (level 0 =
  * leaves, level nlevels = the root row of one node). */
@@ -88,6 +89,7 @@ typedef struct {
  * those of fc_store_create. */
 cuzk_status fc_full_tree_create(fc_full_tree *t, const fc_tree_shape *s, const char *dir, const char *what,
                                 cuzk_error *err);
+/* Release the store (freed or zeroed trees accepted). */
 void fc_full_tree_free(fc_full_tree *t);
 /* Write `count` leaves starting at leaf `first`. Errors: CUZK_E_INVALID_ARG (range), I/O. */
 cuzk_status fc_full_tree_put_leaves(fc_full_tree *t, uint64_t first, uint64_t count, const uint8_t (*leaves)[32],
