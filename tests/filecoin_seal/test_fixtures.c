@@ -1,6 +1,7 @@
 /* The synthetic fixtures of filecoin-vanilla.md §11 (sparse trees, no sealing) for every size,
  * 2 KiB to 64 GiB: C1 outputs of the interactive seal proofs, PoSt vanilla proofs of every
- * PoSt proof, SnapDeals partition proofs. Each must pass the §11.5 self-checks (selfcheck.h),
+ * PoSt proof, SnapDeals partition proofs. Each must pass the §11.5 self-checks (C1:
+ * fc_c1_validate; PoSt: the daemon's partition assembly; SnapDeals: fc_snap_partition_check),
  * have the byte sizes of vanilla §8.5 / §9.6, and survive write -> read -> write unchanged
  * through the vanilla readers; known roots (Z_30, Y_9 / Y_10 ladders of vanilla §2.4 / §10.8)
  * must appear where the recipe says. Corrupted outputs must fail the self-checks. */
@@ -10,10 +11,11 @@
 
 #include "check.h"
 #include "filecoin/challenges.h"
+#include "filecoin/circuits/porep.h"
+#include "filecoin/circuits/post.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/fixtures.h"
 #include "filecoin/seal/post_gen.h"
-#include "filecoin/seal/selfcheck.h"
 #include "filecoin/seal/snap_gen.h"
 #include "filecoin/vanilla.h"
 
@@ -60,7 +62,7 @@ static void test_porep(unsigned id)
     fc_sparse_porep_view(sp, &v);
     fc_c1_output c1;
     CHECK(fc_c1_generate(&v, seed, &c1, &e) == CUZK_OK, "%s C1: %s", p->name, e.msg);
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_OK, "%s self-check: %s", p->name, e.msg);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_OK, "%s self-check: %s", p->name, e.msg);
     printf("%s synthetic C1: %.2f s\n", p->name, now() - t0);
     if (p->shape->size == FC_SIZE_32GIB)
         CHECK(eq_hex(c1.comm_d, "077e5fde35c50a9303a55009e3498a4ebedff39c42b710b730d8ec7ac7afa63e"), "comm_d = Z_30");
@@ -69,13 +71,13 @@ static void test_porep(unsigned id)
     /* corruptions the self-check must see */
     uint8_t keep = c1.proofs[0].c_x.rows[0][0];
     c1.proofs[0].c_x.rows[0][0] ^= 1;
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: changed label accepted", p->name);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: changed label accepted", p->name);
     c1.proofs[0].c_x.rows[0][0] = keep;
     c1.seed[0] ^= 1;
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: other seed accepted", p->name);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: other seed accepted", p->name);
     c1.seed[0] ^= 1;
     c1.proofs[c1.partitions * c1.challenges - 1].exp[7].proof.sib[0][3] ^= 1;
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: changed sibling accepted", p->name);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_E_VERIFY_FAILED, "%s: changed sibling accepted", p->name);
     fc_c1_free(&c1);
     fc_sparse_porep_free(sp);
 }
@@ -90,6 +92,16 @@ static void test_porep_refused(void)
     CHECK(fc_sparse_porep_create(&sp, p, z, 1, z, z, &e) == CUZK_E_UNSUPPORTED, "synthetic PoRep fixture refused");
 }
 
+static cuzk_status post_check(const fc_post_proof *p, const uint8_t rnd[32], uint32_t k, const fc_post_vanilla *pv,
+                              uint32_t n, cuzk_error *e)
+{
+    fc_post_partition part;
+    cuzk_status st = fc_post_partition_assemble(&part, p, rnd, 1000, k, pv, n, e);
+    fc_post_partition_free(&part);
+    return st;
+}
+
+/* Two sectors at positions 0 and 1 of partition 1 (WinningPoSt: each alone). */
 static void test_post(unsigned id, size_t want_bytes)
 {
     const fc_post_proof *p;
@@ -97,33 +109,39 @@ static void test_post(unsigned id, size_t want_bytes)
     uint8_t rnd[32];
     memset(rnd, 3, 32);
     rnd[31] &= 0x3f;
+    fc_sparse_post *sp[2] = {NULL, NULL};
+    fc_post_vanilla pv[2] = {{0}}, back;
+    cuzk_error e = {0};
     for (uint32_t pos = 0; pos < 2; pos++) {
-        fc_sparse_post *sp;
-        cuzk_error e = {0};
-        CHECK(fc_sparse_post_create(&sp, p, rnd, 1, pos, 40 + pos, &e) == CUZK_OK, "%s fixture: %s", p->name, e.msg);
+        CHECK(fc_sparse_post_create(&sp[pos], p, rnd, 1, pos, 40 + pos, &e) == CUZK_OK, "%s fixture: %s", p->name,
+              e.msg);
         fc_post_sector v;
-        fc_sparse_post_view(sp, &v);
-        fc_post_vanilla pv, back;
-        CHECK(fc_post_generate(p, rnd, 1, pos, &v, &pv, &e) == CUZK_OK, "%s generate: %s", p->name, e.msg);
-        CHECK(fc_post_selfcheck(p, rnd, 1, pos, &pv, &e) == CUZK_OK, "%s self-check: %s", p->name, e.msg);
+        fc_sparse_post_view(sp[pos], &v);
+        CHECK(fc_post_generate(p, rnd, 1, pos, &v, &pv[pos], &e) == CUZK_OK, "%s generate: %s", p->name, e.msg);
+        if (p->winning)
+            CHECK(post_check(p, rnd, 1, &pv[pos], 1, &e) == CUZK_OK, "%s check: %s", p->name, e.msg);
         uint8_t *a = NULL, *b = NULL;
         size_t la = 0, lb = 0;
-        CHECK(fc_post_vanilla_write(&pv, &a, &la, &e) == CUZK_OK && la == want_bytes, "%s: %zu bytes, expected %zu",
-              p->name, la, want_bytes);
+        CHECK(fc_post_vanilla_write(&pv[pos], &a, &la, &e) == CUZK_OK && la == want_bytes,
+              "%s: %zu bytes, expected %zu", p->name, la, want_bytes);
         CHECK(fc_post_vanilla_read(&back, p->shape, a, la, &e) == CUZK_OK, "%s read: %s", p->name, e.msg);
         CHECK(fc_post_vanilla_write(&back, &b, &lb, &e) == CUZK_OK && la == lb && !memcmp(a, b, la),
               "%s write-read-write", p->name);
-        /* the wrong partition moves API 1.0 challenges, never API 1.2 ones */
-        cuzk_status other = fc_post_selfcheck(p, rnd, 0, pos, &pv, &e);
-        CHECK((other == CUZK_OK) == (p->api == FC_API_1_2 || p->winning), "%s: partition dependence", p->name);
-        pv.sectors[0].comm_c[0] ^= 1;
-        CHECK(fc_post_selfcheck(p, rnd, 1, pos, &pv, &e) == CUZK_E_VERIFY_FAILED, "%s: changed comm_c accepted",
-              p->name);
         free(a);
         free(b);
-        fc_post_vanilla_free(&pv);
         fc_post_vanilla_free(&back);
-        fc_sparse_post_free(sp);
+    }
+    if (!p->winning) {
+        CHECK(post_check(p, rnd, 1, pv, 2, &e) == CUZK_OK, "%s partition 1: %s", p->name, e.msg);
+        /* the partition index moves API 1.0 challenges, never API 1.2 ones */
+        cuzk_status other = post_check(p, rnd, 0, pv, 2, &e);
+        CHECK((other == CUZK_OK) == (p->api == FC_API_1_2), "%s: partition dependence", p->name);
+        pv[1].sectors[0].comm_c[0] ^= 1;
+        CHECK(post_check(p, rnd, 1, pv, 2, &e) == CUZK_E_VERIFY_FAILED, "%s: changed comm_c accepted", p->name);
+    }
+    for (int i = 0; i < 2; i++) {
+        fc_post_vanilla_free(&pv[i]);
+        fc_sparse_post_free(sp[i]);
     }
 }
 
@@ -146,7 +164,7 @@ static void test_snap(unsigned id, size_t want_bytes, const char *root_old_hex)
     for (uint32_t k = 0; k < u->partitions; k++) {
         fc_snap_partition_proof pr, back;
         CHECK(fc_snap_partition_generate(&v, k, &pr, &e) == CUZK_OK, "%s partition %u: %s", u->name, k, e.msg);
-        CHECK(fc_snap_selfcheck(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
+        CHECK(fc_snap_partition_check(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
               "%s partition %u self-check: %s", u->name, k, e.msg);
         uint8_t *a = NULL, *b = NULL;
         size_t la = 0, lb = 0;
@@ -156,11 +174,11 @@ static void test_snap(unsigned id, size_t want_bytes, const char *root_old_hex)
         CHECK(fc_snap_partition_write(&back, &b, &lb, &e) == CUZK_OK && la == lb && !memcmp(a, b, la),
               "%s write-read-write", u->name);
         if (k == 0) {
-            CHECK(fc_snap_selfcheck(u, 1 % u->partitions, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) ==
+            CHECK(fc_snap_partition_check(u, 1 % u->partitions, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) ==
                       (u->partitions > 1 ? CUZK_E_VERIFY_FAILED : CUZK_OK),
                   "%s: wrong partition", u->name);
             pr.challenges[0].r_new.leaf[0] ^= 1;
-            CHECK(fc_snap_selfcheck(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_E_VERIFY_FAILED,
+            CHECK(fc_snap_partition_check(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_E_VERIFY_FAILED,
                   "%s: changed new replica leaf accepted", u->name);
         }
         free(a);

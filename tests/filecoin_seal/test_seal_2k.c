@@ -12,10 +12,11 @@
 
 #include "check.h"
 #include "filecoin/challenges.h"
+#include "filecoin/circuits/porep.h"
+#include "filecoin/circuits/post.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/post_gen.h"
 #include "filecoin/seal/seal.h"
-#include "filecoin/seal/selfcheck.h"
 #include "filecoin/seal/snap_gen.h"
 #include "filecoin/vanilla.h"
 #include "gadgets/sha256_native.h"
@@ -93,7 +94,7 @@ static void test_c1(const fc_sector *s)
     fc_c1_output c1;
     cuzk_error e = {0};
     CHECK(fc_c1_generate(&v, seed, &c1, &e) == CUZK_OK, "C1: %s", e.msg);
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_OK, "C1 self-check: %s", e.msg);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_OK, "C1 self-check: %s", e.msg);
     CHECK(c1.proofs[0].labeling[0].node == 28 && c1.proofs[1].labeling[0].node == 27, "challenges 28, 27");
     static const uint32_t drg28[6] = {27, 17, 7, 1, 27, 27}, exp28[8] = {27, 9, 10, 16, 28, 52, 46, 54};
     bool ok = true;
@@ -111,6 +112,17 @@ static void test_c1(const fc_sector *s)
     fc_c1_free(&c1);
 }
 
+/* The daemon's partition assembly and validation (circuits/post.h) of n vanilla proofs. */
+static cuzk_status post_check(const fc_post_proof *p, const uint8_t rnd[32], uint32_t k, const fc_post_vanilla *pv,
+                              uint32_t n, cuzk_error *e)
+{
+    fc_post_partition part;
+    cuzk_status st = fc_post_partition_assemble(&part, p, rnd, 1000, k, pv, n, e);
+    if (st == CUZK_OK)
+        fc_post_partition_free(&part);
+    return st;
+}
+
 static void test_post(const fc_sector *s)
 {
     const fc_post_proof *p;
@@ -123,7 +135,7 @@ static void test_post(const fc_sector *s)
     fc_post_vanilla pv;
     cuzk_error e = {0};
     CHECK(fc_post_generate(p, rnd, 0, 0, &v, &pv, &e) == CUZK_OK, "PoSt: %s", e.msg);
-    CHECK(fc_post_selfcheck(p, rnd, 0, 0, &pv, &e) == CUZK_OK, "PoSt self-check: %s", e.msg);
+    CHECK(post_check(p, rnd, 0, &pv, 1, &e) == CUZK_OK, "PoSt partition check: %s", e.msg);
     static const uint64_t leaves[10] = {15, 30, 60, 40, 31, 45, 14, 18, 34, 2};
     bool ok = pv.sectors[0].ninclusion == 10;
     for (int i = 0; ok && i < 10; i++)
@@ -164,7 +176,7 @@ static void test_snap(const fc_sector *s, const char *dir)
     fc_snap_sector_view(&ns, &v);
     fc_snap_partition_proof pr;
     CHECK(fc_snap_partition_generate(&v, 0, &pr, &e) == CUZK_OK, "partition proof: %s", e.msg);
-    CHECK(fc_snap_selfcheck(u, 0, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
+    CHECK(fc_snap_partition_check(u, 0, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
           "SnapDeals self-check: %s", e.msg);
     static const uint64_t ch[10] = {45, 53, 53, 46, 43, 55, 13, 20, 30, 55};
     bool ok = pr.nchallenges == 10;
@@ -195,7 +207,7 @@ static void test_variants(void)
         fc_c1_output c1, back;
         cuzk_error e = {0};
         CHECK(fc_c1_generate(&v, seed, &c1, &e) == CUZK_OK, "C1 %u: %s", ids[i], e.msg);
-        CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_OK, "C1 %u self-check: %s", ids[i], e.msg);
+        CHECK(fc_c1_validate(&c1, &e) == CUZK_OK, "C1 %u self-check: %s", ids[i], e.msg);
         CHECK(c1.partitions == s.proof->partitions && c1.challenges == 2, "C1 %u: %u x %u", ids[i], c1.partitions,
               c1.challenges);
         for (int f = 0; f < 2; f++) {
@@ -214,8 +226,9 @@ static void test_variants(void)
     }
 }
 
-/* WinningPoSt (66 challenges) and API 1.0 WindowPoSt of two sectors at positions 0 and 1 of
- * partition 1: self-checked, with the byte sizes of vanilla §8.5. */
+/* WinningPoSt (66 challenges, each sector alone) and API 1.0 WindowPoSt of two sectors at
+ * positions 0 and 1 of partition 1 (the partition assembled from both, refused as partition
+ * 0): the byte sizes of vanilla §8.5. */
 static void test_post_kinds(void)
 {
     uint8_t rnd[32];
@@ -228,23 +241,29 @@ static void test_post_kinds(void)
     for (size_t i = 0; i < 2; i++) {
         const fc_post_proof *p;
         fc_post_proof_get(kinds[i].id, &p, NULL);
+        fc_post_vanilla pv[2];
+        cuzk_error e = {0};
         for (uint32_t pos = 0; pos < 2; pos++) {
             fc_sector s;
             seal_id(&s, 5, 10 + pos, NULL, 1);
             fc_post_sector v;
             fc_sector_post_view(&s, &v);
-            fc_post_vanilla pv;
-            cuzk_error e = {0};
-            CHECK(fc_post_generate(p, rnd, 1, pos, &v, &pv, &e) == CUZK_OK, "%s: %s", p->name, e.msg);
-            CHECK(fc_post_selfcheck(p, rnd, 1, pos, &pv, &e) == CUZK_OK, "%s self-check: %s", p->name, e.msg);
+            CHECK(fc_post_generate(p, rnd, 1, pos, &v, &pv[pos], &e) == CUZK_OK, "%s: %s", p->name, e.msg);
             uint8_t *buf = NULL;
             size_t len = 0;
-            CHECK(fc_post_vanilla_write(&pv, &buf, &len, &e) == CUZK_OK && len == kinds[i].bytes, "%s: %zu bytes",
-                  p->name, len);
+            CHECK(fc_post_vanilla_write(&pv[pos], &buf, &len, &e) == CUZK_OK && len == kinds[i].bytes,
+                  "%s: %zu bytes", p->name, len);
             free(buf);
-            fc_post_vanilla_free(&pv);
             fc_sector_free(&s);
+            if (p->winning)
+                CHECK(post_check(p, rnd, 1, &pv[pos], 1, &e) == CUZK_OK, "%s check: %s", p->name, e.msg);
         }
+        if (!p->winning) {
+            CHECK(post_check(p, rnd, 1, pv, 2, &e) == CUZK_OK, "%s partition 1: %s", p->name, e.msg);
+            CHECK(post_check(p, rnd, 0, pv, 2, &e) == CUZK_E_VERIFY_FAILED, "%s as partition 0 accepted", p->name);
+        }
+        fc_post_vanilla_free(&pv[0]);
+        fc_post_vanilla_free(&pv[1]);
     }
 }
 

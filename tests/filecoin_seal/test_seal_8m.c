@@ -12,9 +12,9 @@
 
 #include "check.h"
 #include "common/file_io.h"
+#include "filecoin/circuits/porep.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/seal.h"
-#include "filecoin/seal/selfcheck.h"
 #include "filecoin/vanilla.h"
 
 static bool eq_hex(const uint8_t b[32], const char *hex)
@@ -63,7 +63,7 @@ static void run(const cuzk_mapped_file *f, const char *dir, unsigned threads)
     fc_sector_porep_view(&s, &v);
     fc_c1_output c1 = {0}, back = {0};
     CHECK(fc_c1_generate(&v, seed, &c1, &e) == CUZK_OK, "C1: %s", e.msg);
-    CHECK(fc_c1_selfcheck(&c1, &e) == CUZK_OK, "C1 self-check: %s", e.msg);
+    CHECK(fc_c1_validate(&c1, &e) == CUZK_OK, "C1 self-check: %s", e.msg);
     uint8_t *bin = NULL, *json = NULL, *bin2 = NULL;
     size_t blen = 0, jlen = 0, b2len = 0;
     CHECK(fc_c1_write(&c1, FC_C1_BINCODE_C2IN, &bin, &blen, &e) == CUZK_OK, "C2Input: %s", e.msg);

@@ -9,10 +9,11 @@
 #include <time.h>
 
 #include "check.h"
+#include "filecoin/circuits/porep.h"
+#include "filecoin/circuits/post.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/post_gen.h"
 #include "filecoin/seal/seal.h"
-#include "filecoin/seal/selfcheck.h"
 #include "filecoin/seal/snap_gen.h"
 #include "filecoin/vanilla.h"
 
@@ -72,7 +73,7 @@ static void c1(const fc_sector *s, const char *name)
     fc_c1_output out, back;
     cuzk_error e = {0};
     CHECK(fc_c1_generate(&v, seed, &out, &e) == CUZK_OK, "%s C1: %s", name, e.msg);
-    CHECK(fc_c1_selfcheck(&out, &e) == CUZK_OK, "%s C1 self-check: %s", name, e.msg);
+    CHECK(fc_c1_validate(&out, &e) == CUZK_OK, "%s C1 self-check: %s", name, e.msg);
     uint8_t *a = NULL, *b = NULL;
     size_t la = 0, lb = 0;
     CHECK(fc_c1_write(&out, FC_C1_JSON, &a, &la, &e) == CUZK_OK && fc_c1_read(&back, a, la, FC_C1_JSON, false, &e) == 0 &&
@@ -100,9 +101,11 @@ int main(int argc, char **argv)
         fc_post_sector pv;
         fc_sector_post_view(&s, &pv);
         fc_post_vanilla post;
+        fc_post_partition part;
         CHECK(fc_post_generate(pp, rnd, 0, 0, &pv, &post, &e) == CUZK_OK &&
-                  fc_post_selfcheck(pp, rnd, 0, 0, &post, &e) == CUZK_OK,
+                  fc_post_partition_assemble(&part, pp, rnd, 1000, 0, &post, 1, &e) == CUZK_OK,
               "512 MiB WindowPoSt: %s", e.msg);
+        fc_post_partition_free(&part);
         uint8_t *buf = NULL;
         size_t len = 0;
         CHECK(fc_post_vanilla_write(&post, &buf, &len, &e) == CUZK_OK && len == 20080, "WindowPoSt %zu bytes", len);
@@ -124,7 +127,7 @@ int main(int argc, char **argv)
             for (uint32_t k = 0; k < u->partitions; k += 15) {
                 fc_snap_partition_proof pr;
                 CHECK(fc_snap_partition_generate(&v, k, &pr, &e) == CUZK_OK &&
-                          fc_snap_selfcheck(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
+                          fc_snap_partition_check(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, &e) == CUZK_OK,
                       "SnapDeals partition %u: %s", k, e.msg);
                 CHECK(fc_snap_partition_write(&pr, &buf, &len, &e) == CUZK_OK && len == 453064, "partition %zu bytes",
                       len);

@@ -1,7 +1,7 @@
 /* cuzk-bench gen-vanilla: make Filecoin vanilla proofs by sealing a small sector here (2 KiB,
  * 8 MiB, 512 MiB) or, for 32 / 64 GiB (or with --synthetic-fixture), from the sparse
  * fixtures of filecoin-vanilla.md §11 (src/filecoin/seal). Every output is self-checked
- * (selfcheck.h) and round-tripped through its reader before it is written; one JSON summary
+ * (fc_c1_validate; the daemon's PoSt partition assembly; fc_snap_partition_check) and round-tripped through its reader before it is written; one JSON summary
  * line goes to stdout, progress to stderr. Exit 0 on success, 1 when a self-check fails, 2 on
  * bad usage or any other failure. Defaults reproduce the worked example of
  * filecoin-vanilla.md §10.4 (miner 1000, sector 1, ticket 32 x 01, seed 32 x 02, randomness
@@ -16,12 +16,13 @@
 #include "bench.h"
 #include "common/file_io.h"
 #include "filecoin/challenges.h"
+#include "filecoin/circuits/porep.h"
+#include "filecoin/circuits/post.h"
 #include "filecoin/seal/c1_gen.h"
 #include "filecoin/seal/fixtures.h"
 #include "filecoin/seal/fr32.h"
 #include "filecoin/seal/post_gen.h"
 #include "filecoin/seal/seal.h"
-#include "filecoin/seal/selfcheck.h"
 #include "filecoin/seal/snap_gen.h"
 #include "filecoin/vanilla.h"
 #include "gadgets/sha256_native.h"
@@ -35,7 +36,8 @@ static const char USAGE[] =
     "  --miner ACTOR            miner actor id -> prover_id (default 1000)\n"
     "  --prover-id HEX          or the 32-byte prover_id itself\n"
     "  --sector N               sector number (porep, snap; default 1)\n"
-    "  --sectors N,N,...        sector numbers (post; default 1), one proof each\n"
+    "  --sectors N,A-B,...      sector numbers (post; default 1), one proof each, in partition\n"
+    "                           order (WindowPoSt: at most the partition's sector count)\n"
     "  --ticket HEX             32 bytes (default 32 x 01)\n"
     "  --seed HEX               interactive seed (porep; default 32 x 02)\n"
     "  --randomness HEX         PoSt randomness (default 32 x 03 with byte 31 & 0x3f; must be canonical)\n"
@@ -53,11 +55,14 @@ static const char USAGE[] =
     "  --synthetic-fixture      sparse fixture instead of sealing (always for 32 / 64 GiB);\n"
     "                           porep: interactive proofs only\n";
 
+#define MAX_SECTORS 2349u /* the largest WindowPoSt partition (32 GiB) */
+
 typedef struct {
     const char *kind;
     const char *proof_arg, *seal_arg;
     uint8_t prover_id[32];
-    uint64_t sectors[256];
+    uint64_t miner; /* actor id of prover_id (0 if it is not one) */
+    uint64_t sectors[MAX_SECTORS];
     size_t nsectors;
     uint8_t ticket[32], seed[32], randomness[32];
     long partition; /* -1: unset */
@@ -125,7 +130,8 @@ static int parse(opts *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->kind = argv[1];
-    fc_prover_id_from_actor(1000, o->prover_id);
+    o->miner = 1000;
+    fc_prover_id_from_actor(o->miner, o->prover_id);
     o->sectors[0] = 1;
     o->nsectors = 1;
     memset(o->ticket, 1, 32);
@@ -158,22 +164,31 @@ static int parse(opts *o, int argc, char **argv)
         else if (!strcmp(a, "--miner")) {
             if (!parse_u64(v, &n))
                 return usage_error("--miner wants an actor id, got '%s'", v);
+            o->miner = n;
             fc_prover_id_from_actor(n, o->prover_id);
         } else if (!strcmp(a, "--prover-id")) {
             if (!parse_hex32(v, o->prover_id))
                 return usage_error("--prover-id wants 64 hex digits, got '%s'", v);
+            if (fc_actor_from_prover_id(o->prover_id, &o->miner, NULL) != CUZK_OK)
+                o->miner = 0;
         } else if (!strcmp(a, "--sector")) {
             if (!parse_u64(v, &o->sectors[0]))
                 return usage_error("--sector wants a number, got '%s'", v);
             o->nsectors = 1;
         } else if (!strcmp(a, "--sectors")) {
             o->nsectors = 0;
-            char buf[4096];
+            char buf[32768];
             snprintf(buf, sizeof buf, "%s", v);
             for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (o->nsectors == sizeof o->sectors / sizeof o->sectors[0] || !parse_u64(tok, &n))
-                    return usage_error("--sectors wants up to 256 comma-separated numbers, got '%s'", v);
-                o->sectors[o->nsectors++] = n;
+                char *dash = strchr(tok, '-');
+                uint64_t hi;
+                if (dash)
+                    *dash = 0;
+                if (!parse_u64(tok, &n) || !parse_u64(dash ? dash + 1 : tok, &hi) || hi < n ||
+                    hi - n >= MAX_SECTORS - o->nsectors)
+                    return usage_error("--sectors wants up to 2,349 numbers N or ranges A-B, comma-separated: '%s'", v);
+                for (; n <= hi; n++)
+                    o->sectors[o->nsectors++] = n;
             }
             if (!o->nsectors)
                 return usage_error("--sectors is empty: '%s'", v);
@@ -385,7 +400,7 @@ static cuzk_status porep(const opts *o, FILE *js, cuzk_error *err)
     if (st == CUZK_OK)
         st = fc_c1_generate(&v, o->seed, &c1, err);
     if (st == CUZK_OK)
-        st = fc_c1_selfcheck(&c1, err);
+        st = fc_c1_validate(&c1, err);
     if (st == CUZK_OK)
         st = fc_c1_write(&c1, fmt, &buf, &len, err);
     if (st == CUZK_OK)
@@ -445,12 +460,17 @@ static cuzk_status post(const opts *o, bool winning, FILE *js, cuzk_error *err)
     if (st != CUZK_OK)
         return st;
     uint32_t k = o->partition < 0 || winning ? 0 : (uint32_t)o->partition;
+    if (!winning && o->nsectors > pp->sector_count)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "%zu sectors: a %s partition holds at most %u", o->nsectors,
+                         pp->name, pp->sector_count);
     fc_blob_list l = {0};
     l.data = calloc(o->nsectors, sizeof *l.data);
     l.len = calloc(o->nsectors, sizeof *l.len);
-    if (!l.data || !l.len) {
+    fc_post_vanilla *pvs = calloc(o->nsectors, sizeof *pvs);
+    if (!l.data || !l.len || !pvs) {
         free(l.data);
         free(l.len);
+        free(pvs);
         return cuzk_fail(err, CUZK_E_NOMEM, "proof list");
     }
     fprintf(js, "{\"kind\":\"%s\",\"registered_proof\":\"%s\",\"id\":%u,\"synthetic_fixture\":%s",
@@ -475,15 +495,13 @@ static cuzk_status post(const opts *o, bool winning, FILE *js, cuzk_error *err)
             if (st == CUZK_OK)
                 fc_sector_post_view(&s, &v);
         }
-        fc_post_vanilla pv = {0}, back = {0};
+        fc_post_vanilla *pv = &pvs[i], back = {0};
         uint8_t *buf2 = NULL;
         size_t len2 = 0;
         if (st == CUZK_OK)
-            st = fc_post_generate(pp, o->randomness, k, pos, &v, &pv, err);
+            st = fc_post_generate(pp, o->randomness, k, pos, &v, pv, err);
         if (st == CUZK_OK)
-            st = fc_post_selfcheck(pp, o->randomness, k, pos, &pv, err);
-        if (st == CUZK_OK)
-            st = fc_post_vanilla_write(&pv, &l.data[i], &l.len[i], err);
+            st = fc_post_vanilla_write(pv, &l.data[i], &l.len[i], err);
         if (st == CUZK_OK) {
             l.n = i + 1;
             st = fc_post_vanilla_read(&back, pp->shape, l.data[i], l.len[i], err);
@@ -500,19 +518,28 @@ static cuzk_status post(const opts *o, bool winning, FILE *js, cuzk_error *err)
             if (!sparse)
                 jhex(js, "replica_id", s.replica_id);
             fprintf(js, ",\"challenges\":[");
-            for (uint32_t n = 0; n < pv.sectors[0].ninclusion; n++)
-                fprintf(js, "%s%" PRIu64, n ? "," : "", fc_merkle_proof_node(&pv.sectors[0].inclusion[n]));
+            for (uint32_t n = 0; n < pv->sectors[0].ninclusion; n++)
+                fprintf(js, "%s%" PRIu64, n ? "," : "", fc_merkle_proof_node(&pv->sectors[0].inclusion[n]));
             fprintf(js, "],\"seal_seconds\":%.3f}", seal_s);
         }
         free(buf2);
-        fc_post_vanilla_free(&pv);
         fc_post_vanilla_free(&back);
         fc_sector_free(&s);
         fc_sparse_post_free(sp);
     }
     fprintf(js, "]");
+    /* the daemon's partition assembly and validation: WinningPoSt one proof at a time */
+    for (size_t i = 0; st == CUZK_OK && i < o->nsectors; i += winning ? 1 : o->nsectors) {
+        fc_post_partition part;
+        st = fc_post_partition_assemble(&part, pp, o->randomness, o->miner, k, &pvs[i],
+                                        winning ? 1 : (uint32_t)o->nsectors, err);
+        fc_post_partition_free(&part);
+    }
     if (st == CUZK_OK)
         st = write_blobs(o, js, &l, err);
+    for (size_t i = 0; i < o->nsectors; i++)
+        fc_post_vanilla_free(&pvs[i]);
+    free(pvs);
     fc_blob_list_free(&l);
     return st;
 }
@@ -597,7 +624,7 @@ static cuzk_status snap(const opts *o, FILE *js, cuzk_error *err)
         size_t i = k - k0;
         st = fc_snap_partition_generate(&v, k, &pr, err);
         if (st == CUZK_OK)
-            st = fc_snap_selfcheck(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, err);
+            st = fc_snap_partition_check(u, k, v.comm_r_old, v.comm_d_new, v.comm_r_new, &pr, err);
         if (st == CUZK_OK)
             st = fc_snap_partition_write(&pr, &l.data[i], &l.len[i], err);
         if (st == CUZK_OK) {

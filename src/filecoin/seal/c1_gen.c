@@ -20,7 +20,7 @@ static cuzk_status column_proof(const fc_porep_view *v, uint64_t node, fc_column
     return st == CUZK_OK ? fc_tree_prove(&v->tree_c, node, &out->proof, err) : st;
 }
 
-void fc_c1_labeling_slots(const fc_porep_challenge_proof *pr, unsigned layer, uint8_t slots[FC_LABEL_PARENTS][32])
+static void labeling_slots(const fc_porep_challenge_proof *pr, unsigned layer, uint8_t slots[FC_LABEL_PARENTS][32])
 {
     uint8_t e[FC_GRAPH_PARENTS][32] = {{0}};
     for (unsigned i = 0; i < FC_DRG_PARENTS; i++)
@@ -53,7 +53,7 @@ static cuzk_status challenge_proof(const fc_porep_view *v, const fc_graph *g, ui
     pr->nlabeling = L;
     for (unsigned l = 1; l <= L; l++) {
         fc_labeling_proof *lp = &pr->labeling[l - 1];
-        fc_c1_labeling_slots(pr, l, lp->parents);
+        labeling_slots(pr, l, lp->parents);
         lp->layer_index = l;
         lp->node = c;
     }

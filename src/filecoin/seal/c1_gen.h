@@ -42,14 +42,9 @@ typedef struct {
 } fc_porep_view;
 
 /* Build the C1 output of view v for `seed` into *out (has_sector set with the view's prover_id
- * and sector_id). Cost per challenge: 17 inclusion proofs and 15 columns read from the view.
+ * and sector_id). Check it with fc_c1_validate (filecoin/circuits/porep.h) before use. Cost per challenge: 17 inclusion proofs and 15 columns read from the view.
  * On error *out is freed. Errors: those of the view and of fc_porep_challenges, CUZK_E_NOMEM.
  * Thread-safety: reads v only. */
 cuzk_status fc_c1_generate(const fc_porep_view *v, const uint8_t seed[32], fc_c1_output *out, cuzk_error *err);
-
-/* The 37 parent slots of label (layer, node) of a challenge proof, taken from its parent
- * columns (vanilla §7.2): fc_sdr_slots of the base list drg[0..6] rows at `layer` and, for
- * layer >= 2, exp[0..8] rows at layer - 1. layer in 1 .. rows of the columns. */
-void fc_c1_labeling_slots(const fc_porep_challenge_proof *pr, unsigned layer, uint8_t slots[FC_LABEL_PARENTS][32]);
 
 #endif

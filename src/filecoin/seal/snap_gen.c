@@ -1,5 +1,6 @@
 /* SnapDeals encoding and partition proofs; contracts in snap_gen.h. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,129 @@ cuzk_status fc_snap_partition_generate(const fc_snap_view *v, uint32_t k, fc_sna
     free(ch);
     if (st != CUZK_OK)
         fc_snap_partition_free(out);
+    return st;
+}
+
+/* ---- self-check of a partition proof ---- */
+
+static void hex(char out[65], const uint8_t b[32])
+{
+    static const char d[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++)
+        out[2 * i] = d[b[i] >> 4], out[2 * i + 1] = d[b[i] & 15];
+    out[64] = 0;
+}
+
+static cuzk_status differ(const char *what, const char *field, const uint8_t got[32], const uint8_t want[32],
+                          cuzk_error *err)
+{
+    char a[65], b[65];
+    hex(a, got);
+    hex(b, want);
+    return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: %s is %s, expected %s", what, field, a, b);
+}
+
+static cuzk_status p2(const uint8_t a[32], const uint8_t b[32], uint8_t out[32], cuzk_error *err)
+{
+    uint8_t pair[2][32];
+    memcpy(pair[0], a, 32);
+    memcpy(pair[1], b, 32);
+    return fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, out, "P_2", err);
+}
+
+/* Shape, node, root and path of one inclusion proof. */
+static cuzk_status check_path(const fc_merkle_proof *p, const merkle_shape *s, uint64_t node, const uint8_t *root,
+                              const char *what, cuzk_error *err)
+{
+    if (!fc_merkle_proof_has_shape(p, s->base_arity, s->base_levels, s->sub_arity, s->top_arity))
+        return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: wrong shape (%u levels, kind %u)", what, p->nlevels, p->kind);
+    if (fc_merkle_proof_node(p) != node)
+        return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: path is for node %" PRIu64 ", expected %" PRIu64, what,
+                         fc_merkle_proof_node(p), node);
+    if (memcmp(p->root, root, 32))
+        return differ(what, "root", p->root, root, err);
+    return fc_merkle_proof_verify(p, s->hasher, what, err);
+}
+
+/* The running value of a binary path after its first `levels` levels. */
+static void d_path_node(const fc_merkle_proof *p, unsigned levels, uint8_t out[32])
+{
+    uint8_t pair[64];
+    memcpy(out, p->leaf, 32);
+    for (unsigned l = 0; l < levels; l++) {
+        memcpy(pair + (p->index[l] ? 32 : 0), out, 32);
+        memcpy(pair + (p->index[l] ? 0 : 32), p->sib[l], 32);
+        fc_tree_hash(MERKLE_SHA256, (const uint8_t(*)[32])pair, 2, out, "apex", NULL);
+    }
+}
+
+cuzk_status fc_snap_partition_check(const fc_update_proof *u, uint32_t k, const uint8_t comm_r_old[32],
+                              const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+                              const fc_snap_partition_proof *pp, cuzk_error *err)
+{
+    const fc_sector_shape *sh = u->shape;
+    if (pp->poseidon || pp->napex != u->apex_leaves || pp->nchallenges != u->challenges)
+        return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "SnapDeals partition %u: %u apex leaves and %u challenges, "
+                         "expected %u and %u", k, pp->napex, pp->nchallenges, u->apex_leaves, u->challenges);
+    merkle_shape ds = fc_tree_d_shape(sh), rs = fc_tree_r_shape(sh);
+    const uint8_t *root_old = pp->challenges[0].r_old.root, *root_new = pp->challenges[0].r_new.root;
+    uint8_t want[32];
+    cuzk_status st = p2(pp->comm_c, root_old, want, err);
+    if (st == CUZK_OK && memcmp(want, comm_r_old, 32))
+        return differ("SnapDeals", "comm_r_old vs P_2(comm_c, root_r_old)", comm_r_old, want, err);
+    if (st == CUZK_OK)
+        st = p2(pp->comm_c, root_new, want, err);
+    if (st == CUZK_OK && memcmp(want, comm_r_new, 32))
+        return differ("SnapDeals", "comm_r_new vs P_2(comm_c, root_r_new)", comm_r_new, want, err);
+    /* apex tree of partition k: napex leaves, hashed in pairs up to one node */
+    unsigned log2n = sh->log2_nodes, pb = log2u(u->partitions), ab = log2u(u->apex_leaves);
+    unsigned ab_h = log2n - pb - ab, bits_shr = log2n - u->h;
+    uint8_t(*apex)[32] = malloc((size_t)2 * u->apex_leaves * 32);
+    uint64_t *ch = calloc(u->challenges, sizeof *ch);
+    fr_t phi;
+    if (st == CUZK_OK && (!apex || !ch))
+        st = cuzk_fail(err, CUZK_E_NOMEM, "apex tree");
+    if (st == CUZK_OK) {
+        memcpy(apex, pp->apex, (size_t)u->apex_leaves * 32);
+        for (size_t w = u->apex_leaves, at = 0; w > 1; at += w, w /= 2)
+            for (size_t i = 0; i < w / 2; i++)
+                fc_tree_hash(MERKLE_SHA256, (const uint8_t(*)[32])apex[at + 2 * i], 2, apex[at + w + i], "apex", NULL);
+        st = fc_snap_challenges(u, comm_r_new, k, ch, err);
+    }
+    if (st == CUZK_OK)
+        st = fc_snap_phi(comm_d_new, comm_r_old, &phi, err);
+    for (uint32_t i = 0; i < u->challenges && st == CUZK_OK; i++) {
+        const fc_snap_challenge_proof *cp = &pp->challenges[i];
+        uint64_t c = ch[i];
+        char what[96];
+        snprintf(what, sizeof what, "SnapDeals partition %u challenge %u (node %" PRIu64 ") proof_r_old", k, i, c);
+        st = check_path(&cp->r_old, &rs, c, root_old, what, err);
+        snprintf(what, sizeof what, "SnapDeals partition %u challenge %u (node %" PRIu64 ") proof_d_new", k, i, c);
+        if (st == CUZK_OK)
+            st = check_path(&cp->d_new, &ds, c, comm_d_new, what, err);
+        snprintf(what, sizeof what, "SnapDeals partition %u challenge %u (node %" PRIu64 ") proof_r_new", k, i, c);
+        if (st == CUZK_OK)
+            st = check_path(&cp->r_new, &rs, c, root_new, what, err);
+        if (st != CUZK_OK)
+            break;
+        fr_t rho;
+        uint8_t enc[32], node[32];
+        fc_snap_rho(&phi, c >> bits_shr, &rho);
+        st = fc_snap_encode_node(cp->r_old.leaf, cp->d_new.leaf, &rho, enc, err);
+        if (st == CUZK_OK && memcmp(enc, cp->r_new.leaf, 32))
+            st = differ(what, "leaf_r_new vs leaf_r_old + leaf_d_new * rho", cp->r_new.leaf, enc, err);
+        /* the path meets apex leaf (c >> ab_h) - k A, then the apex tree's siblings */
+        uint64_t a = (c >> ab_h) - (uint64_t)k * u->apex_leaves;
+        d_path_node(&cp->d_new, ab_h, node);
+        if (st == CUZK_OK && (a >= u->apex_leaves || memcmp(node, apex[a], 32)))
+            st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: tree D path does not meet apex leaf %" PRIu64, what, a);
+        for (size_t l = 0, w = u->apex_leaves, at = 0; l < ab && st == CUZK_OK; l++, at += w, w /= 2, a /= 2)
+            if (memcmp(cp->d_new.sib[ab_h + l], apex[at + (a ^ 1)], 32))
+                st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: tree D sibling at height %zu is not the apex tree's",
+                               what, ab_h + l);
+    }
+    free(apex);
+    free(ch);
     return st;
 }
 
