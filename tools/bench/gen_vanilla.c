@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "common/file_io.h"
+#include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/porep.h"
 #include "filecoin/circuits/post.h"
@@ -72,19 +73,11 @@ typedef struct {
     bool sparse;
 } opts;
 
-static void hex(char out[65], const uint8_t b[32])
-{
-    static const char d[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++)
-        out[2 * i] = d[b[i] >> 4], out[2 * i + 1] = d[b[i] & 15];
-    out[64] = 0;
-}
-
 /* ,"name":"hex" into the summary. */
 static void jhex(FILE *js, const char *name, const uint8_t b[32])
 {
     char h[65];
-    hex(h, b);
+    cuzk_hex(h, b, 32);
     fprintf(js, ",\"%s\":\"%s\"", name, h);
 }
 

@@ -66,14 +66,6 @@ static cuzk_status shape_of(const fc_sector_shape *sh, bool tree_d, fc_tree_shap
     return fc_tree_shape_init(s, &m, err);
 }
 
-static cuzk_status p2(const uint8_t a[32], const uint8_t b[32], uint8_t out[32], cuzk_error *err)
-{
-    uint8_t pair[2][32];
-    memcpy(pair[0], a, 32);
-    memcpy(pair[1], b, 32);
-    return fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, out, "P_2", err);
-}
-
 /* ---- PoRep ---- */
 
 struct fc_sparse_porep {
@@ -231,7 +223,7 @@ cuzk_status fc_sparse_porep_create(fc_sparse_porep **out, const fc_seal_proof *p
     if (st == CUZK_OK)
         st = fc_tree_root(&v->tree_r, v->comm_r_last, err);
     if (st == CUZK_OK)
-        st = p2(v->comm_c, v->comm_r_last, v->comm_r, err);
+        st = fc_comm_r(v->comm_c, v->comm_r_last, v->comm_r, err);
     if (st != CUZK_OK) {
         fc_sparse_porep_free(s);
         return st;
@@ -301,7 +293,7 @@ cuzk_status fc_sparse_post_create(fc_sparse_post **out, const fc_post_proof *p, 
         st = fc_tree_root(&v->tree_r, v->comm_r_last, err);
     }
     if (st == CUZK_OK)
-        st = p2(v->comm_c, v->comm_r_last, v->comm_r, err);
+        st = fc_comm_r(v->comm_c, v->comm_r_last, v->comm_r, err);
     if (st != CUZK_OK) {
         fc_sparse_post_free(s);
         return st;
@@ -403,7 +395,7 @@ cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_update_proof *u
     if (st == CUZK_OK)
         st = fc_tree_root(&v->tree_d_new, v->comm_d_new, err);
     if (st == CUZK_OK)
-        st = p2(v->comm_c, root_old, v->comm_r_old, err);
+        st = fc_comm_r(v->comm_c, root_old, v->comm_r_old, err);
     fr_t phi;
     if (st == CUZK_OK)
         st = fc_snap_phi(v->comm_d_new, v->comm_r_old, &phi, err);
@@ -420,7 +412,7 @@ cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_update_proof *u
         st = fc_tree_root(&v->tree_r_new, root_new, err);
     }
     if (st == CUZK_OK)
-        st = p2(v->comm_c, root_new, v->comm_r_new, err);
+        st = fc_comm_r(v->comm_c, root_new, v->comm_r_new, err);
     if (st != CUZK_OK) {
         fc_sparse_snap_free(s);
         return st;

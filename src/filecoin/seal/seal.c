@@ -187,10 +187,7 @@ cuzk_status fc_seal(fc_sector *s, const fc_seal_params *p, cuzk_error *err)
     if (st == CUZK_OK)
         st = fc_full_tree_build(&s->tree_r, threads, s->comm_r_last, err);
     if (st == CUZK_OK) {
-        uint8_t pair[2][32];
-        memcpy(pair[0], s->comm_c, 32);
-        memcpy(pair[1], s->comm_r_last, 32);
-        st = fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, s->comm_r, "comm_r", err);
+        st = fc_comm_r(s->comm_c, s->comm_r_last, s->comm_r, err);
         phase_done(p, "tree R", t0);
     }
     if (st != CUZK_OK)

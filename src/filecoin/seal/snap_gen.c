@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/merkle_proof.h"
 #include "filecoin/seal/encode.h"
@@ -57,29 +58,13 @@ cuzk_status fc_snap_partition_generate(const fc_snap_view *v, uint32_t k, fc_sna
 
 /* ---- self-check of a partition proof ---- */
 
-static void hex(char out[65], const uint8_t b[32])
-{
-    static const char d[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++)
-        out[2 * i] = d[b[i] >> 4], out[2 * i + 1] = d[b[i] & 15];
-    out[64] = 0;
-}
-
 static cuzk_status differ(const char *what, const char *field, const uint8_t got[32], const uint8_t want[32],
                           cuzk_error *err)
 {
     char a[65], b[65];
-    hex(a, got);
-    hex(b, want);
+    cuzk_hex(a, got, 32);
+    cuzk_hex(b, want, 32);
     return cuzk_fail(err, CUZK_E_VERIFY_FAILED, "%s: %s is %s, expected %s", what, field, a, b);
-}
-
-static cuzk_status p2(const uint8_t a[32], const uint8_t b[32], uint8_t out[32], cuzk_error *err)
-{
-    uint8_t pair[2][32];
-    memcpy(pair[0], a, 32);
-    memcpy(pair[1], b, 32);
-    return fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, out, "P_2", err);
 }
 
 /* Shape, node, root and path of one inclusion proof. */
@@ -119,11 +104,11 @@ cuzk_status fc_snap_partition_check(const fc_update_proof *u, uint32_t k, const 
     merkle_shape ds = fc_tree_d_shape(sh), rs = fc_tree_r_shape(sh);
     const uint8_t *root_old = pp->challenges[0].r_old.root, *root_new = pp->challenges[0].r_new.root;
     uint8_t want[32];
-    cuzk_status st = p2(pp->comm_c, root_old, want, err);
+    cuzk_status st = fc_comm_r(pp->comm_c, root_old, want, err);
     if (st == CUZK_OK && memcmp(want, comm_r_old, 32))
         return differ("SnapDeals", "comm_r_old vs P_2(comm_c, root_r_old)", comm_r_old, want, err);
     if (st == CUZK_OK)
-        st = p2(pp->comm_c, root_new, want, err);
+        st = fc_comm_r(pp->comm_c, root_new, want, err);
     if (st == CUZK_OK && memcmp(want, comm_r_new, 32))
         return differ("SnapDeals", "comm_r_new vs P_2(comm_c, root_r_new)", comm_r_new, want, err);
     /* apex tree of partition k: napex leaves, hashed in pairs up to one node */
@@ -247,10 +232,7 @@ cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_u
     if (st == CUZK_OK)
         st = fc_full_tree_build(&out->tree_r_new, threads, out->root_r_new, err);
     if (st == CUZK_OK) {
-        uint8_t pair[2][32];
-        memcpy(pair[0], old->comm_c, 32);
-        memcpy(pair[1], out->root_r_new, 32);
-        st = fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, out->comm_r_new, "comm_r_new", err);
+        st = fc_comm_r(old->comm_c, out->root_r_new, out->comm_r_new, err);
     }
     if (st != CUZK_OK)
         fc_snap_sector_free(out);

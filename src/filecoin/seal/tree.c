@@ -81,6 +81,14 @@ cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t node[32],
     return CUZK_OK;
 }
 
+cuzk_status fc_comm_r(const uint8_t comm_c[32], const uint8_t root_r[32], uint8_t out[32], cuzk_error *err)
+{
+    uint8_t pair[2][32];
+    memcpy(pair[0], comm_c, 32);
+    memcpy(pair[1], root_r, 32);
+    return fc_tree_hash(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, out, "comm_r", err);
+}
+
 cuzk_status fc_tree_root(const fc_tree *t, uint8_t root[32], cuzk_error *err)
 {
     return t->node(t->ctx, t->shape.nlevels, 0, root, err);

@@ -56,6 +56,10 @@ cuzk_status fc_tree_hash(merkle_hasher h, const uint8_t (*children)[32], unsigne
 cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t node[32], unsigned from, unsigned to,
                                  uint8_t out[32], cuzk_error *err);
 
+/* comm_r = P_2(comm_c, root of tree R_last) (vanilla §6.2; SnapDeals comm_r_old / comm_r_new
+ * likewise, §9.2). Errors: CUZK_E_FIELD_NONCANONICAL (an input >= r). */
+cuzk_status fc_comm_r(const uint8_t comm_c[32], const uint8_t root_r[32], uint8_t out[32], cuzk_error *err);
+
 /* A read-only view of a tree: node(ctx, level, idx) writes node idx of row level (level 0 =
  * leaves, level nlevels = the root row of one node). */
 typedef cuzk_status (*fc_tree_node_fn)(const void *ctx, unsigned level, uint64_t idx, uint8_t out[32],
