@@ -11,7 +11,7 @@
 #include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/porep.h"
-#include "gadgets/create_label.h"
+#include "filecoin/seal/sdr.h"
 
 #define WHERE_MAX 192
 #define MAX_LAYERS 11
@@ -158,17 +158,17 @@ static cuzk_status check_labeling(vctx *v, const fc_labeling_proof *lp, const ch
     return CUZK_OK;
 }
 
-/* The 37 label-preimage parent slots of layer l from the parent columns: DRG parents at
- * layer l, expander parents at layer l - 1; slot s holds parent s mod 6 (layer 1) or s mod
- * 14 (filecoin-vanilla.md §3.2, §7.2). */
+/* The 37 label-preimage parent slots of layer l from the parent columns (filecoin-vanilla.md
+ * §3.2, §7.2): the base list is the DRG parents' rows at layer l, then (l >= 2) the expander
+ * parents' rows at layer l - 1, repeated as the sealer does (fc_sdr_slots). */
 static void label_slots(const fc_porep_challenge_proof *pr, unsigned l, uint8_t (*slots)[32])
 {
-    unsigned n = l == 1 ? FC_DRG_PARENTS : FC_POREP_PARENTS;
-    for (unsigned s = 0; s < FC_LABEL_PARENTS; s++) {
-        unsigned j = s % n;
-        const uint8_t *src = j < FC_DRG_PARENTS ? pr->drg[j].rows[l - 1] : pr->exp[j - FC_DRG_PARENTS].rows[l - 2];
-        memcpy(slots[s], src, 32);
-    }
+    uint8_t e[FC_GRAPH_PARENTS][32] = {{0}};
+    for (unsigned j = 0; j < FC_DRG_PARENTS; j++)
+        memcpy(e[j], pr->drg[j].rows[l - 1], 32);
+    for (unsigned j = 0; l > 1 && j < FC_EXP_PARENTS; j++)
+        memcpy(e[FC_DRG_PARENTS + j], pr->exp[j].rows[l - 2], 32);
+    fc_sdr_slots(l, (const uint8_t(*)[32])e, slots);
 }
 
 static cuzk_status check_challenge(vctx *v, const fc_porep_challenge_proof *pr, uint32_t k, unsigned i, uint64_t c,
@@ -205,7 +205,7 @@ static cuzk_status check_challenge(vctx *v, const fc_porep_challenge_proof *pr, 
     uint8_t slots[FC_LABEL_PARENTS][32], label[32];
     for (unsigned l = 1; l <= L; l++) {
         label_slots(pr, l, slots);
-        create_label_native(c1->replica_id, l, c, (const uint8_t(*)[32])slots, label);
+        fc_sdr_label(c1->replica_id, l, c, (const uint8_t(*)[32])slots, label);
         if (memcmp(label, pr->c_x.rows[l - 1], 32) != 0) {
             snprintf(w, sizeof w, "%s.replica_column_proofs.c_x.column.rows[%u]", base, l - 1);
             return mismatch32(v->err, w, "the label computed from the parent columns", label,
