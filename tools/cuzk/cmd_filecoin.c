@@ -26,19 +26,23 @@ static const char USAGE_C2[] =
     "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
     "              [--threads N] [-v]\n"
     "       cuzk c2 C1FILE --check\n"
+    "       cuzk c2 C1FILE --synth-only [--partition K]\n"
     "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
     "  C1FILE: a PoRep commit-phase-1 output (Curio's envelope, serde JSON, or bincode).\n"
     "  c2 proves every partition (self-verified) and writes the concatenated 192-byte\n"
     "  partition proofs to PROOF atomically; --check synthesizes every partition in check\n"
     "  mode without parameters and prints {\"partitions\",\"constraints\",\"satisfied\"};\n"
-    "  verify-c2 checks PROOF with the circuit's .vk.\n"
+    "  verify-c2 checks PROOF with the circuit's .vk. --synth-only measures what a prover's\n"
+    "  synthesis of one partition costs (a shape pass for the sizes, then the proving-mode\n"
+    "  synthesis on one thread): prints seconds, a/b/c and witness bytes and peak RSS.\n"
     "  Parameters: the official v28 file names in --param-cache (default: $FIL_PROOFS_PARAMETER_CACHE,\n"
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
     "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
 
 static const char USAGE_POST[] =
     "usage: cuzk post --kind window|winning --registered-proof ID --miner ACTOR --randomness HEX\n"
-    "                 [--partition K] (--check | -o PROOF [--param-cache DIR] [--cache-dir DIR]) VANILLA...\n"
+    "                 [--partition K] (--check | --synth-only | -o PROOF [--param-cache DIR] [--cache-dir DIR])\n"
+    "                 VANILLA...\n"
     "       cuzk verify-post (same options, no -o/--check) PROOF VANILLA...\n"
     "  VANILLA: one bincode FallbackPoStSectorProof per file, or a JSON array of base64 strings\n"
     "  (Curio's [][]byte). Window: the partition's sectors in order (padded by repeating the\n"
@@ -47,7 +51,8 @@ static const char USAGE_POST[] =
 
 static const char USAGE_SNAP[] =
     "usage: cuzk snap --registered-proof ID --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX\n"
-    "                 (--check | -o PROOF [--param-cache DIR] [--cache-dir DIR]) VANILLA...\n"
+    "                 (--check | --synth-only [--partition K] | -o PROOF [--param-cache DIR] [--cache-dir DIR])\n"
+    "                 VANILLA...\n"
     "       cuzk verify-snap (same options, no -o/--check) PROOF VANILLA...\n"
     "  VANILLA: one bincode PartitionProof per partition in order, or a JSON array of base64\n"
     "  strings (Curio's snap-vproof.json).\n"
@@ -56,7 +61,8 @@ static const char USAGE_SNAP[] =
 typedef struct {
     const char *cmd, *usage;
     fc_job_type type;
-    bool verify, check, verbose;
+    bool verify, check, verbose, synth_only;
+    uint32_t synth_partition;
     const char *out, *param_cache, *cache_dir;
     unsigned threads;
     fc_job_request req;
@@ -131,6 +137,8 @@ static int parse(fc_cli *c, int argc, char **argv)
             c->verbose = true;
         } else if (!strcmp(a, "--check") && !c->verify) {
             c->check = true;
+        } else if (!strcmp(a, "--synth-only") && !c->verify) {
+            c->synth_only = true;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && !c->verify) {
             NEEDV();
             c->out = v;
@@ -175,12 +183,15 @@ static int parse(fc_cli *c, int argc, char **argv)
             if (!parse_hex32(v, c->rand))
                 return usage_error(c, "--randomness needs 32 bytes in hex (64 digits), got '%s'", v);
             c->req.randomness = (fc_bytes){c->rand, 32};
-        } else if (!strcmp(a, "--partition") && c->type != FC_JOB_POREP && c->type != FC_JOB_SNAP) {
+        } else if (!strcmp(a, "--partition")) {
             NEEDV();
             uint64_t k;
             if (!parse_u64(v, &k) || k > UINT32_MAX)
                 return usage_error(c, "--partition needs a partition index, got '%s'", v);
-            c->req.partition_index = (uint32_t)k;
+            if (c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST)
+                c->req.partition_index = (uint32_t)k;
+            else
+                c->synth_partition = (uint32_t)k;
         } else if (c->type == FC_JOB_SNAP &&
                    (!strcmp(a, "--comm-r-old") || !strcmp(a, "--comm-r-new") || !strcmp(a, "--comm-d-new"))) {
             NEEDV();
@@ -200,10 +211,8 @@ static int parse(fc_cli *c, int argc, char **argv)
     }
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && !has_kind)
         return usage_error(c, "%s", "--kind window|winning is required");
-    if (!c->verify && !c->check && !c->out)
-        return usage_error(c, "%s", "give -o PROOF (prove) or --check");
-    if (c->check && c->out)
-        return usage_error(c, "%s", "--check and -o exclude each other");
+    if (!c->verify && c->check + c->synth_only + (c->out != NULL) != 1)
+        return usage_error(c, "%s", "give exactly one of -o PROOF (prove), --check or --synth-only");
     if (c->type != FC_JOB_POREP && !has_rp)
         return usage_error(c, "%s", "--registered-proof is required");
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
@@ -304,6 +313,70 @@ static int run_check(fc_cli *c, const fc_job *job)
         }
     }
     printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":true}\n", n, (unsigned long long)total);
+    return CLI_OK;
+}
+
+static uint64_t peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+
+/* One partition's synthesis as the prover does it: CS_SHAPE for the sizes, then CS_PROVE
+ * with exact buffers on this thread, then the hand-over of a/b/c, witness and densities. */
+static int run_synth_only(fc_cli *c, const fc_job *job)
+{
+    uint32_t k = c->type == FC_JOB_POREP || c->type == FC_JOB_SNAP ? c->synth_partition : 0;
+    cuzk_error err = {0};
+    cs_t cs;
+    double t0 = cli_now_ms();
+    cuzk_status st = cs_init(&cs, CS_SHAPE, 0);
+    if (!st)
+        st = fc_job_synthesize(job, k, &cs, &err);
+    cs_counts n;
+    cs_get_counts(&cs, &n);
+    cs_free(&cs);
+    double t_shape = cli_now_ms() - t0;
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    uint64_t rows = 1;
+    while (rows < n.constraints + n.inputs)
+        rows <<= 1;
+    cs_prove_hint h = {rows, n.inputs, n.aux};
+    double t1 = cli_now_ms();
+    st = cs_init_prove(&cs, &h, 0);
+    if (st)
+        err = cs.err;
+    else
+        st = fc_job_synthesize(job, k, &cs, &err);
+    double t_synth = cli_now_ms() - t1;
+    cs_assignment as;
+    if (!st && (st = cs_take_assignment(&cs, rows, &as)))
+        err = cs.err;
+    cs_free(&cs);
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    uint64_t nv = as.num_inputs + as.num_aux;
+    uint64_t abc = 3 * rows * sizeof(fr_t), wit = nv * sizeof(fr_t), dens = 2 * (nv / 64 + 1) * 8;
+    printf("{\"partition\":%u,\"constraints\":%llu,\"inputs\":%llu,\"aux\":%llu,\"domain\":%llu,"
+           "\"shape_s\":%.3f,\"synthesis_s\":%.3f,\"abc_bytes\":%llu,\"witness_bytes\":%llu,\"density_bytes\":%llu,"
+           "\"peak_rss_bytes\":%llu,\"a_dense\":%llu,\"b_dense\":%llu}\n",
+           k, (unsigned long long)as.num_constraints, (unsigned long long)as.num_inputs,
+           (unsigned long long)as.num_aux, (unsigned long long)rows, t_shape / 1e3, t_synth / 1e3,
+           (unsigned long long)abc, (unsigned long long)wit, (unsigned long long)dens, (unsigned long long)peak_rss(),
+           (unsigned long long)as.a_count, (unsigned long long)as.b_count);
+    cs_assignment_free(&as);
     return CLI_OK;
 }
 
@@ -415,7 +488,7 @@ static int run(fc_cli *c, int argc, char **argv)
     cuzk_status st = load_inputs(c, &err);
     fc_srs *srs = NULL;
     fc_job *job = NULL;
-    if (!st && !c->check) {
+    if (!st && !c->check && !c->synth_only) {
         fc_srs_config sc = {c->param_cache, c->cache_dir, false, false, c->threads};
         st = fc_srs_create(&sc, &srs, &err);
     }
@@ -431,6 +504,8 @@ static int run(fc_cli *c, int argc, char **argv)
         r = cli_fail(c->cmd, &err);
     } else if (c->check) {
         r = run_check(c, job);
+    } else if (c->synth_only) {
+        r = run_synth_only(c, job);
     } else if (c->verify) {
         r = run_verify(c, srs, job);
     } else {

@@ -225,6 +225,13 @@ void fc_job_circuit_name(const fc_job *j, char *out, size_t cap)
     fc_circuit_id_name(&j->circuit, out, cap);
 }
 
+cuzk_status fc_job_synthesize(const fc_job *j, uint32_t k, cs_t *cs, cuzk_error *err)
+{
+    if (k >= j->partitions)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "partition %u: the job has %u", k, j->partitions);
+    return j->ops->synthesize(j, cs, k, err);
+}
+
 cuzk_status fc_job_check_partition(const fc_job *j, uint32_t k, bool *satisfied, uint64_t *constraints,
                                    uint64_t *failed_index, char *where, size_t cap, cuzk_error *err)
 {
@@ -236,7 +243,7 @@ cuzk_status fc_job_check_partition(const fc_job *j, uint32_t k, bool *satisfied,
             *err = cs.err;
         return st;
     }
-    st = j->ops->synthesize(j, &cs, k, err);
+    st = fc_job_synthesize(j, k, &cs, err);
     if (!st) {
         *constraints = cs.num_constraints;
         *satisfied = cs_check_satisfied(&cs, failed_index, where, cap);

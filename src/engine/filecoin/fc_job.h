@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "cs/cs.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
 #include "engine/filecoin/fc_srs.h"
@@ -102,6 +103,11 @@ void fc_job_circuit_name(const fc_job *j, char *out, size_t cap);
  * Errors: synthesis errors. */
 cuzk_status fc_job_check_partition(const fc_job *j, uint32_t k, bool *satisfied, uint64_t *constraints,
                                    uint64_t *failed_index, char *where, size_t cap, cuzk_error *err);
+
+/* Synthesize partition k of the job into `cs`, which the caller created in any mode (the
+ * engine uses CS_PROVE sized from the parameters; benchmarks and checks use the others).
+ * Errors: synthesis errors (the cs's sticky status is copied into err). */
+cuzk_status fc_job_synthesize(const fc_job *j, uint32_t k, cs_t *cs, cuzk_error *err);
 
 /* Verify a finished proof of this job (partitions x 192 bytes) with the job's vk.
  * Errors: CUZK_E_VERIFY_FAILED naming the first bad partition, CUZK_E_FORMAT (length), the
