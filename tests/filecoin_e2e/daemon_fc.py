@@ -7,11 +7,15 @@ the repository's .proto), with test-only parameters:
   - bad requests answered INVALID_ARGUMENT naming what is wrong (garbage, truncated and
     tampered C1s, a sector_number that does not give the C1's replica_id, a wrong
     sector_size), and the daemon keeps serving;
+  - a 2 KiB PoRep C1 in Curio's JSON envelope, WinningPoSt, WindowPoSt and SnapDeals of a
+    sealed 2 KiB sector (`cuzk-bench gen-vanilla`, as Curio forwards them: bincode blobs)
+    COMPLETED, each proof accepted by the CLI verifier; bad randomness / commitments /
+    vanilla proofs answered INVALID_ARGUMENT;
   - GetStatus lists the parameters (porep-8m, HOT, ref_count 0 once done), EvictSRS frees
     them, PreloadSRS loads them back; a daemon without parameters answers
     FAILED_PRECONDITION naming the file and `cuzk params gen`.
 Prints "N passed, N failed"."""
-import argparse, os, subprocess, sys
+import argparse, base64, json, os, subprocess, sys
 
 import grpc
 
@@ -21,6 +25,7 @@ from daemon_lib import Client, Daemon, check  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--cuzk", required=True)
+ap.add_argument("--bench", required=True)
 ap.add_argument("--proto", required=True)
 ap.add_argument("--fixtures", required=True)
 ap.add_argument("--params", required=True)
@@ -89,6 +94,90 @@ pl = c.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-8m"))
 check(not pl.already_loaded, "PreloadSRS after evict loads")
 check(c.code("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-9g"))[0] == grpc.StatusCode.NOT_FOUND,
       "unknown circuit id")
+
+# 2 KiB sector made by gen-vanilla: PoRep (Curio envelope), WinningPoSt, WindowPoSt, SnapDeals
+R = bytes([3] * 32)
+
+
+def gen(kind, *argv):
+    out = os.path.join(lib.TMP, kind + ".out")
+    p = subprocess.run([args.bench, "gen-vanilla", kind] + list(argv) + ["-o", out], capture_output=True, text=True,
+                       check=True)
+    return open(out, "rb").read(), json.loads(p.stdout)
+
+
+def blobs(data):
+    return [base64.b64decode(x) for x in json.loads(data)]
+
+
+def verify(cmd, *argv):
+    v = subprocess.run([args.cuzk, cmd] + list(argv) + ["--param-cache", args.params], capture_output=True, text=True)
+    return v.returncode == 0 and '"valid":true' in v.stdout, v.stdout + v.stderr
+
+
+def prove_ok(req, what):
+    r = c.call("Prove", pb.ProveRequest(submit=req), timeout=1200).result
+    check(r.status == pb.AwaitProofResponse.COMPLETED and r.verified_partitions >= 1,
+          "%s: %s %r" % (what, pb.AwaitProofResponse.Status.Name(r.status), r.error_message))
+    path = os.path.join(lib.TMP, what + ".proof")
+    with open(path, "wb") as f:
+        f.write(r.proof)
+    return path
+
+
+env, _ = gen("porep", "--registered-proof", "5", "--format", "envelope")
+check(json.loads(env)["SectorSize"] == 2048 and "Phase1Out" in json.loads(env), "envelope form")
+pf = prove_ok(pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env, miner_id=1000,
+                                    sector_number=1, sector_size=2048), "porep-2k")
+c1_2k = os.path.join(lib.TMP, "c1-2k.json")
+with open(c1_2k, "wb") as f:
+    f.write(env)
+ok, msg = verify("verify-c2", c1_2k, pf)
+check(ok, "verify-c2 2 KiB envelope: %s" % msg)
+
+win, _ = gen("winning-post", "--registered-proof", "0", "--format", "blobs")
+post_req = dict(miner_id=1000, randomness=R)
+pf = prove_ok(pb.SubmitProofRequest(proof_kind=pb.WINNING_POST, registered_proof=0, vanilla_proofs=blobs(win),
+                                    **post_req), "winning-2k")
+wfile = os.path.join(lib.TMP, "win.json")
+with open(wfile, "wb") as f:
+    f.write(win)
+ok, msg = verify("verify-post", "--kind", "winning", "--registered-proof", "0", "--miner", "1000", "--randomness",
+                 R.hex(), pf, wfile)
+check(ok, "verify-post winning: %s" % msg)
+code, msg = c.code("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(
+    proof_kind=pb.WINNING_POST, registered_proof=0, vanilla_proofs=blobs(win), miner_id=1000, randomness=R[:31])))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "randomness" in msg, "31-byte randomness: %s %r" % (code, msg))
+code, msg = c.code("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(
+    proof_kind=pb.WINNING_POST, registered_proof=0, vanilla_proofs=blobs(win), miner_id=1000, randomness=bytes([255]) * 32)))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "canonical" in msg, "non-canonical randomness: %s %r" % (code, msg))
+bad = bytearray(blobs(win)[0])
+bad[200] ^= 1
+code, msg = c.code("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(
+    proof_kind=pb.WINNING_POST, registered_proof=0, vanilla_proofs=[bytes(bad)], miner_id=1000, randomness=R)))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla proof 0" in msg, "tampered PoSt: %s %r" % (code, msg))
+
+wdp, _ = gen("window-post", "--registered-proof", "10", "--sectors", "1,2", "--format", "blobs")
+prove_ok(pb.SubmitProofRequest(proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10, vanilla_proofs=blobs(wdp),
+                               **post_req), "window-2k")
+
+snap, sm = gen("snap", "--registered-proof", "0", "--format", "blobs")
+commits = {k: bytes.fromhex(sm[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+pf = prove_ok(pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=0, vanilla_proofs=blobs(snap),
+                                    **commits), "snap-2k")
+ok, msg = verify("verify-snap", "--registered-proof", "0", "--comm-r-old", sm["comm_r_old"], "--comm-r-new",
+                 sm["comm_r_new"], "--comm-d-new", sm["comm_d_new"], pf)
+check(ok, "verify-snap: %s" % msg)
+code, msg = c.code("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(
+    proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=0, vanilla_proofs=blobs(snap),
+    comm_r_old=commits["comm_r_old"][:31], comm_r_new=commits["comm_r_new"], comm_d_new=commits["comm_d_new"])))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "comm_r_old" in msg, "31-byte comm_r_old: %s %r" % (code, msg))
+code, msg = c.code("Prove", pb.ProveRequest(submit=pb.SubmitProofRequest(
+    proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=0, vanilla_proofs=[], **commits)))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla_proofs" in msg, "no snap proofs: %s %r" % (code, msg))
+st = c.call("GetStatus", pb.GetStatusRequest())
+names = {x.circuit_id for x in st.loaded_srs if x.tier == pb.SRSStatus.HOT}
+check({"porep-2k", "winning-2k", "wpost-2k", "snap-2k"} <= names, "loaded SRS: %s" % names)
 
 # a daemon whose parameter directory lacks the files
 empty = os.path.join(lib.TMP, "no-params")

@@ -53,9 +53,10 @@ static const char USAGE_SNAP[] =
     "usage: cuzk snap --registered-proof ID --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX\n"
     "                 (--check | --synth-only [--partition K] | -o PROOF [--param-cache DIR] [--cache-dir DIR])\n"
     "                 VANILLA...\n"
-    "       cuzk verify-snap (same options, no -o/--check) PROOF VANILLA...\n"
+    "       cuzk verify-snap (same options, no -o/--check) PROOF [VANILLA...]\n"
     "  VANILLA: one bincode PartitionProof per partition in order, or a JSON array of base64\n"
-    "  strings (Curio's snap-vproof.json).\n"
+    "  strings (Curio's snap-vproof.json). --poseidon selects the EmptySectorUpdate-Poseidon\n"
+    "  circuit. Verifying needs only the commitments.\n"
     "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
 
 typedef struct {
@@ -192,6 +193,8 @@ static int parse(fc_cli *c, int argc, char **argv)
                 c->req.partition_index = (uint32_t)k;
             else
                 c->synth_partition = (uint32_t)k;
+        } else if (c->type == FC_JOB_SNAP && !strcmp(a, "--poseidon")) {
+            c->req.snap_poseidon = true;
         } else if (c->type == FC_JOB_SNAP &&
                    (!strcmp(a, "--comm-r-old") || !strcmp(a, "--comm-r-new") || !strcmp(a, "--comm-d-new"))) {
             NEEDV();
@@ -222,6 +225,8 @@ static int parse(fc_cli *c, int argc, char **argv)
     int need = c->type == FC_JOB_POREP ? (c->verify ? 2 : 1) : (c->verify ? 2 : 1);
     if (c->type == FC_JOB_POREP && c->npos != need)
         return usage_error(c, "%s", c->verify ? "expected C1FILE and PROOF" : "expected one C1FILE");
+    if (c->type == FC_JOB_SNAP && c->verify)
+        need = 1; /* the commitments are the public inputs */
     if (c->type != FC_JOB_POREP && c->npos < need)
         return usage_error(c, "%s", c->verify ? "expected PROOF and at least one VANILLA file" : "expected VANILLA files");
     return 0;
@@ -477,6 +482,7 @@ static int run(fc_cli *c, int argc, char **argv)
     if (r)
         return r < 0 ? CLI_OK : r;
     c->req.type = c->type;
+    c->req.verify_only = c->verify;
     if (c->out) {
         for (int i = 0; i < c->npos; i++)
             if (cuzk_same_file(c->out, c->pos[i])) {

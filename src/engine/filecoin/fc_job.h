@@ -75,6 +75,10 @@ typedef struct {
     fc_bytes randomness;           /* PoSt: 32 bytes */
     uint32_t partition_index;      /* WindowPoSt */
     fc_bytes comm_r_old, comm_r_new, comm_d_new; /* SnapDeals: 32 bytes each */
+    bool snap_poseidon;            /* SnapDeals: the EmptySectorUpdate-Poseidon circuit */
+    /* Only the public side is given, for verification (SnapDeals may then omit its vanilla
+     * proofs; the job can verify but not synthesize). */
+    bool verify_only;
 } fc_job_request;
 
 typedef struct fc_job fc_job;
