@@ -57,7 +57,7 @@ static cuzk_status init_impl(cs_t *cs, cs_mode mode, unsigned flags, const cs_pr
             r->row_ptr[0] = 0;
         }
     }
-    if (mode == CS_PROVE && hint && cs_prove_presize(cs, hint) != CUZK_OK) {
+    if ((mode == CS_PROVE || mode == CS_WITNESS) && hint && cs_prove_presize(cs, hint) != CUZK_OK) {
         cuzk_error e = cs->err;
         cs_free(cs);
         cs->err = e;
@@ -77,6 +77,11 @@ cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags)
     return init_impl(cs, CS_PROVE, flags, hint);
 }
 
+cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint)
+{
+    return init_impl(cs, CS_WITNESS, 0, hint);
+}
+
 void cs_free(cs_t *cs)
 {
     cs_impl *im = cs->impl;
@@ -90,6 +95,7 @@ void cs_free(cs_t *cs)
     }
     for (int i = 0; i < 3; i++)
         free(im->abc[i]);
+    cs_pce_rec_free(im->pce);
     if (im->packed) {
         free(im->wbuf);
     } else {
@@ -116,9 +122,7 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
                          kind ? "aux" : "input", (unsigned long long)*count);
             return CS_ONE;
         }
-        bool ok = cs->mode == CS_PROVE ? cs_prove_reserve_value(cs, kind, *count + 1)
-                                       : cs_grow((void **)&im->vals[kind], &im->vals_cap[kind], *count + 1, sizeof(fr_t));
-        if (!ok) {
+        if (!cs_reserve_value(cs, kind, *count + 1)) {
             cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory at variable %llu",
                          (unsigned long long)*count);
             return CS_ONE;
@@ -268,7 +272,7 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
         mark_density(cs->impl, a, 0);
         mark_density(cs->impl, b, 1);
     }
-    if (cs->mode == CS_RECORD && !record_all(cs, lc)) {
+    if (cs->mode == CS_RECORD && (cs->impl->pce ? !cs_pce_record_row(cs, lc) : !record_all(cs, lc))) {
         cs_set_error(cs, CUZK_E_NOMEM, "cs_enforce: out of memory recording constraint %llu",
                      (unsigned long long)cs->num_constraints);
         return;

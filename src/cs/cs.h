@@ -198,6 +198,13 @@ cuzk_status cs_take_matrices(cs_t *cs, cs_matrices *m);
 cuzk_status cs_take_witness(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, fr_t **aux,
                             uint64_t *num_aux);
 
+/* Value modes: move the assignment out as one array *w = [inputs | aux] (num_inputs +
+ * num_aux values, w[0] = ONE), malloc'ed, owned by the caller. After cs_init_witness with an
+ * exact hint this is the buffer synthesis wrote into (no copy). The cs may only be freed
+ * afterwards. Errors: CUZK_E_INVALID_ARG (no values), the sticky synthesis error,
+ * CUZK_E_NOMEM. */
+cuzk_status cs_take_witness_packed(cs_t *cs, fr_t **w, uint64_t *num_inputs, uint64_t *num_aux);
+
 /* ---- proving mode ---- */
 
 /* Expected sizes of a CS_PROVE synthesis, known from the circuit's parameters (n_ic, the l
@@ -214,6 +221,12 @@ typedef struct {
  * so that synthesis writes where the prover reads. Memory: 32 (3 rows + inputs + aux) bytes
  * plus 3 bits per variable. Errors: CUZK_E_NOMEM naming the size. */
 cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags);
+
+/* cs_init(cs, CS_WITNESS, 0) with one witness buffer of hint->inputs + hint->aux values
+ * (hint->rows is ignored; hint may be NULL), for cs_take_witness_packed: the witness-only
+ * synthesis of the PCE path (pce.h). Memory: 32 (inputs + aux) bytes. Errors: CUZK_E_NOMEM
+ * naming the size. */
+cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint);
 
 /* What the Groth16 prover consumes (groth16.h groth16_assignment_t), owned by the caller:
  * free with cs_assignment_free (each pointer may also be taken over and freed with free()).

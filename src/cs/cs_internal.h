@@ -1,4 +1,4 @@
-/* Private state of the cs back ends, shared by cs.c and cs_take.c only. */
+/* Private state of the cs back ends, shared by the cs_*.c and pce_record.c files only. */
 #ifndef CUZK_CS_CS_INTERNAL_H
 #define CUZK_CS_CS_INTERNAL_H
 
@@ -14,6 +14,8 @@ typedef struct {
     uint64_t rows_cap, nnz, col_cap, val_cap;
 } rec_matrix;
 
+typedef struct cs_pce_rec cs_pce_rec; /* compact recording (pce_record.c) */
+
 struct cs_impl {
     uint64_t *dens[3]; /* a_aux, b_aux, b_input bitmaps */
     uint64_t dens_words[3];
@@ -21,6 +23,7 @@ struct cs_impl {
     fr_t *vals[2]; /* [0] inputs, [1] aux */
     uint64_t vals_cap[2];
     rec_matrix rec[3];
+    cs_pce_rec *pce; /* CS_RECORD through cs_init_record_pce: replaces rec */
     /* CS_PROVE: evaluation vectors (abc_cap rows each) and the shared witness buffer that
      * vals[0] (inputs) and vals[1] (aux) point into while `packed` */
     fr_t *abc[3];
@@ -39,12 +42,31 @@ enum { D_A_AUX = 0, D_B_AUX = 1, D_B_IN = 2 };
 
 /* Shared by cs.c and cs_prove.c. */
 bool cs_grow(void **p, uint64_t *cap, uint64_t need, size_t elem);
-/* CS_PROVE: allocate the buffers a hint describes (cs->err set on failure). */
+/* CS_PROVE / CS_WITNESS: allocate the buffers a hint describes (a/b/c and densities only
+ * in CS_PROVE; cs->err set on failure). */
 cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint);
-/* CS_PROVE: make room for value `need - 1` of kind (0 inputs, 1 aux); false when out of
- * memory. */
-bool cs_prove_reserve_value(cs_t *cs, int kind, uint64_t need);
+/* Value modes: make room for value `need - 1` of kind (0 inputs, 1 aux), leaving the shared
+ * witness buffer when it is too small; false when out of memory. */
+bool cs_reserve_value(cs_t *cs, int kind, uint64_t need);
+/* Give inputs and aux arrays of their own when they share the witness buffer (before
+ * handing them out separately); false when out of memory. */
+bool cs_unpack_values(cs_t *cs);
 /* CS_PROVE: evaluate and store row cs->num_constraints (LCs normalised). */
 bool cs_prove_row(cs_t *cs, cs_lc *lc[3]);
+
+/* Compact recording (pce_record.c): store row cs->num_constraints; free the state. */
+bool cs_pce_record_row(cs_t *cs, cs_lc *lc[3]);
+void cs_pce_rec_free(cs_pce_rec *r);
+
+/* One recorded row, terms in normalised order (aux ascending, then inputs ascending, as
+ * tagged variables sort): turn tagged variables into assignment columns (input i -> i, aux
+ * j -> num_inputs + j) and move the input terms to the front, so columns ascend. `payload`
+ * holds one element of `psize` bytes per term (coefficients or their indices), moved along. */
+void cs_row_to_columns(uint32_t *col, void *payload, size_t psize, uint64_t lo, uint64_t hi, uint64_t num_inputs);
+
+/* The A and B density bitmaps over all variables (inputs first; A: every input and the
+ * A-dense aux, B: the B-dense inputs and aux), (inputs + aux) / 64 + 1 words each,
+ * calloc'ed, with their popcounts. False when out of memory (nothing allocated). */
+bool cs_full_density(const cs_t *cs, uint64_t **a, uint64_t **b, uint64_t *a_count, uint64_t *b_count);
 
 #endif

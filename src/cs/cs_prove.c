@@ -1,6 +1,7 @@
 /* CS_PROVE: bellperson's ProvingAssignment (prover/mod.rs; facts §3.1): values, the
  * per-row evaluations a_i = A·w, b_i = B·w, c_i = C·w and the A/B densities, laid out the
- * way groth16_prove_start reads them. Contracts in cs.h. */
+ * way groth16_prove_start reads them; and the shared witness buffer [inputs | aux] that
+ * CS_PROVE and a presized CS_WITNESS write into. Contracts in cs.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ static fr_t *alloc_fr(uint64_t n)
 cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint)
 {
     cs_impl *im = cs->impl;
-    if (hint->rows) {
+    if (hint->rows && cs->mode == CS_PROVE) {
         for (int m = 0; m < 3; m++) {
             im->abc[m] = alloc_fr(hint->rows);
             if (!im->abc[m])
@@ -37,6 +38,8 @@ cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint)
         im->vals[1] = im->wbuf + hint->inputs;
         im->vals_cap[1] = hint->aux;
     }
+    if (cs->mode != CS_PROVE)
+        return CUZK_OK;
     /* density bitmaps sized once (they otherwise double as variables are allocated) */
     uint64_t words[3] = {hint->aux / 64 + 1, hint->aux / 64 + 1, hint->inputs / 64 + 1};
     for (int d = 0; d < 3; d++) {
@@ -68,7 +71,35 @@ static bool unpack(cs_t *cs)
     return true;
 }
 
-bool cs_prove_reserve_value(cs_t *cs, int kind, uint64_t need)
+/* Move the witness out as one [inputs | aux] array (the shared buffer when there is one: no
+ * copy when the hint was exact) and leave the cs without values; NULL when out of memory
+ * (the cs keeps its values). */
+static fr_t *take_values(cs_t *cs)
+{
+    cs_impl *im = cs->impl;
+    uint64_t ni = cs->num_inputs, na = cs->num_aux;
+    fr_t *w;
+    if (im->packed) {
+        if (im->vals_cap[0] != ni)
+            memmove(im->wbuf + ni, im->vals[1], na * sizeof(fr_t));
+        w = im->wbuf;
+        im->wbuf = NULL;
+        im->packed = false;
+    } else {
+        w = alloc_fr(ni + na);
+        if (!w)
+            return NULL;
+        memcpy(w, im->vals[0], ni * sizeof(fr_t));
+        memcpy(w + ni, im->vals[1], na * sizeof(fr_t));
+        free(im->vals[0]);
+        free(im->vals[1]);
+    }
+    im->vals[0] = im->vals[1] = NULL;
+    im->vals_cap[0] = im->vals_cap[1] = 0;
+    return w;
+}
+
+bool cs_reserve_value(cs_t *cs, int kind, uint64_t need)
 {
     cs_impl *im = cs->impl;
     if (need <= im->vals_cap[kind])
@@ -143,28 +174,6 @@ bool cs_prove_row(cs_t *cs, cs_lc *lc[3])
     return true;
 }
 
-/* dst bits [off, off + n) = src bits [0, n) (dst words already zero there). */
-static void copy_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i += 64) {
-        uint64_t w = src[i / 64];
-        if (n - i < 64)
-            w &= (1ull << (n - i)) - 1;
-        uint64_t pos = off + i;
-        dst[pos / 64] |= w << (pos % 64);
-        if (pos % 64 && w >> (64 - pos % 64))
-            dst[pos / 64 + 1] |= w >> (64 - pos % 64);
-    }
-}
-
-static uint64_t popcount_words(const uint64_t *w, uint64_t words)
-{
-    uint64_t n = 0;
-    for (uint64_t i = 0; i < words; i++)
-        n += (uint64_t)__builtin_popcountll(w[i]);
-    return n;
-}
-
 void cs_assignment_free(cs_assignment *as)
 {
     if (!as)
@@ -215,34 +224,15 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
     for (int m = 0; m < 3; m++)
         memset(im->abc[m] + nc + ni, 0, (size_t)(rows - nc - ni) * sizeof(fr_t));
     /* witness [inputs | aux] */
-    fr_t *w;
-    if (im->packed && im->vals_cap[0] == ni) {
-        w = im->wbuf;
-    } else if (im->packed) {
-        memmove(im->wbuf + ni, im->vals[1], na * sizeof(fr_t));
-        w = im->wbuf;
-    } else {
-        w = alloc_fr(nv);
-        if (!w)
-            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for %llu witness values",
-                             (unsigned long long)nv);
-        memcpy(w, im->vals[0], ni * sizeof(fr_t));
-        memcpy(w + ni, im->vals[1], na * sizeof(fr_t));
-    }
-    uint64_t words = nv / 64 + 1;
-    uint64_t *ad = calloc(words, sizeof *ad), *bd = calloc(words, sizeof *bd);
-    if (!ad || !bd) {
-        free(ad);
-        free(bd);
-        if (!im->packed)
-            free(w);
+    fr_t *w = take_values(cs);
+    if (!w)
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for %llu witness values",
+                         (unsigned long long)nv);
+    uint64_t *ad, *bd, a_count, b_count;
+    if (!cs_full_density(cs, &ad, &bd, &a_count, &b_count)) {
+        free(w);
         return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for density bitmaps");
     }
-    for (uint64_t i = 0; i < ni; i++)
-        ad[i / 64] |= 1ull << (i % 64);
-    copy_bits(ad, ni, im->dens[D_A_AUX], na);
-    copy_bits(bd, 0, im->dens[D_B_IN], ni);
-    copy_bits(bd, ni, im->dens[D_B_AUX], na);
 
     out->a = im->abc[0];
     out->b = im->abc[1];
@@ -254,20 +244,33 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
     out->num_aux = na;
     out->a_density = ad;
     out->b_density = bd;
-    out->a_count = popcount_words(ad, words);
-    out->b_count = popcount_words(bd, words);
+    out->a_count = a_count;
+    out->b_count = b_count;
     /* ownership moved: the cs keeps nothing the caller now frees */
     for (int m = 0; m < 3; m++)
         im->abc[m] = NULL;
     im->abc_cap = 0;
-    if (im->packed) {
-        im->wbuf = NULL;
-        im->packed = false;
-    } else {
-        free(im->vals[0]);
-        free(im->vals[1]);
-    }
-    im->vals[0] = im->vals[1] = NULL;
-    im->vals_cap[0] = im->vals_cap[1] = 0;
     return CUZK_OK;
+}
+
+cuzk_status cs_take_witness_packed(cs_t *cs, fr_t **w, uint64_t *num_inputs, uint64_t *num_aux)
+{
+    *w = NULL;
+    *num_inputs = *num_aux = 0;
+    if (!cs_has_values(cs) || !cs->impl)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_witness_packed: cs holds no values");
+    if (cs->status != CUZK_OK)
+        return cs->status;
+    uint64_t ni = cs->num_inputs, na = cs->num_aux;
+    if (!(*w = take_values(cs)))
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_witness_packed: out of memory for %llu witness values",
+                         (unsigned long long)(ni + na));
+    *num_inputs = ni;
+    *num_aux = na;
+    return CUZK_OK;
+}
+
+bool cs_unpack_values(cs_t *cs)
+{
+    return !cs->impl->packed || unpack(cs);
 }

@@ -16,6 +16,83 @@ void cs_matrices_free(cs_matrices *m)
     memset(m, 0, sizeof *m);
 }
 
+/* Reverse elements [lo, hi) of col and of the payload array alongside. */
+static void reverse(uint32_t *col, uint8_t *payload, size_t psize, uint64_t lo, uint64_t hi)
+{
+    uint8_t tmp[64];
+    while (hi > lo + 1) {
+        hi--;
+        uint32_t c = col[lo];
+        col[lo] = col[hi];
+        col[hi] = c;
+        memcpy(tmp, payload + lo * psize, psize);
+        memcpy(payload + lo * psize, payload + hi * psize, psize);
+        memcpy(payload + hi * psize, tmp, psize);
+        lo++;
+    }
+}
+
+void cs_row_to_columns(uint32_t *col, void *payload, size_t psize, uint64_t lo, uint64_t hi, uint64_t num_inputs)
+{
+    uint64_t first_input = hi;
+    for (uint64_t k = lo; k < hi; k++) {
+        cs_var v = col[k];
+        if (CS_VAR_IS_INPUT(v) && first_input == hi)
+            first_input = k;
+        col[k] = CS_VAR_IS_INPUT(v) ? CS_VAR_INDEX(v) : (uint32_t)(num_inputs + CS_VAR_INDEX(v));
+    }
+    if (first_input == lo || first_input == hi)
+        return;
+    /* rotate [lo, first_input) | [first_input, hi) by three reversals */
+    reverse(col, payload, psize, lo, first_input);
+    reverse(col, payload, psize, first_input, hi);
+    reverse(col, payload, psize, lo, hi);
+}
+
+/* dst bits [off, off + n) = src bits [0, n) (dst words already zero there). */
+static void copy_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i += 64) {
+        uint64_t w = src[i / 64];
+        if (n - i < 64)
+            w &= (1ull << (n - i)) - 1;
+        uint64_t pos = off + i;
+        dst[pos / 64] |= w << (pos % 64);
+        if (pos % 64 && w >> (64 - pos % 64))
+            dst[pos / 64 + 1] |= w >> (64 - pos % 64);
+    }
+}
+
+static uint64_t popcount_words(const uint64_t *w, uint64_t words)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < words; i++)
+        n += (uint64_t)__builtin_popcountll(w[i]);
+    return n;
+}
+
+bool cs_full_density(const cs_t *cs, uint64_t **a, uint64_t **b, uint64_t *a_count, uint64_t *b_count)
+{
+    const cs_impl *im = cs->impl;
+    uint64_t ni = cs->num_inputs, na = cs->num_aux, words = (ni + na) / 64 + 1;
+    uint64_t *ad = calloc(words, sizeof *ad), *bd = calloc(words, sizeof *bd);
+    if (!ad || !bd) {
+        free(ad);
+        free(bd);
+        return false;
+    }
+    for (uint64_t i = 0; i < ni; i++)
+        ad[i / 64] |= 1ull << (i % 64);
+    copy_bits(ad, ni, im->dens[D_A_AUX], na);
+    copy_bits(bd, 0, im->dens[D_B_IN], ni);
+    copy_bits(bd, ni, im->dens[D_B_AUX], na);
+    *a = ad;
+    *b = bd;
+    *a_count = popcount_words(ad, words);
+    *b_count = popcount_words(bd, words);
+    return true;
+}
+
 /* Append the input rows, remap tagged variables to assignment columns, hand over. */
 static cuzk_status finish_matrix(cs_t *cs, rec_matrix *r, cs_csr *out, bool add_inputs)
 {
@@ -40,26 +117,8 @@ static cuzk_status finish_matrix(cs_t *cs, rec_matrix *r, cs_csr *out, bool add_
         r->val = v;
         r->val_cap = nnz;
     }
-    for (uint64_t k = 0; k < r->nnz; k++) {
-        cs_var v = r->col[k];
-        r->col[k] = CS_VAR_IS_INPUT(v) ? CS_VAR_INDEX(v) : (uint32_t)(ni + CS_VAR_INDEX(v));
-    }
-    /* Within a row terms were sorted by tagged variable (aux before inputs); sort by column. */
-    for (uint64_t row = 0; row < nc; row++) {
-        uint64_t lo = rp[row], hi = rp[row + 1];
-        for (uint64_t i = lo + 1; i < hi; i++) {
-            uint32_t c = r->col[i];
-            fr_t v = r->val[i];
-            uint64_t j = i;
-            while (j > lo && r->col[j - 1] > c) {
-                r->col[j] = r->col[j - 1];
-                r->val[j] = r->val[j - 1];
-                j--;
-            }
-            r->col[j] = c;
-            r->val[j] = v;
-        }
-    }
+    for (uint64_t row = 0; row < nc; row++)
+        cs_row_to_columns(r->col, r->val, sizeof *r->val, rp[row], rp[row + 1], ni);
     uint64_t k = r->nnz;
     for (uint64_t i = 0; i < ni; i++) {
         if (add_inputs) {
@@ -81,8 +140,8 @@ static cuzk_status finish_matrix(cs_t *cs, rec_matrix *r, cs_csr *out, bool add_
 cuzk_status cs_take_matrices(cs_t *cs, cs_matrices *m)
 {
     memset(m, 0, sizeof *m);
-    if (cs->mode != CS_RECORD || !cs->impl)
-        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_matrices: cs is not in record mode");
+    if (cs->mode != CS_RECORD || !cs->impl || cs->impl->pce)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_matrices: cs is not in (full) record mode");
     if (cs->status != CUZK_OK)
         return cs->status;
     cs_csr *out[3] = {&m->a, &m->b, &m->c};
@@ -108,6 +167,8 @@ cuzk_status cs_take_witness(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, fr_t 
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_witness: cs holds no values");
     if (cs->status != CUZK_OK)
         return cs->status;
+    if (!cs_unpack_values(cs))
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_witness: out of memory");
     *inputs = cs->impl->vals[0];
     *aux = cs->impl->vals[1];
     *num_inputs = cs->num_inputs;

@@ -1,12 +1,10 @@
 /* Multi-threaded CSR SpMV over Fr (see spmv.h). */
 #include "cs/spmv.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#define MAX_THREADS 256u
+#include "cs/cs_par.h"
+
 #define CHUNKS_PER_THREAD 4u
 
 typedef struct {
@@ -18,7 +16,6 @@ typedef struct {
 typedef struct {
     chunk *chunks;
     size_t n_chunks;
-    atomic_size_t next;
     const fr_t *w;
 } job;
 
@@ -35,16 +32,10 @@ static void run_chunk(const chunk *c, const fr_t *w)
     }
 }
 
-static void *worker(void *arg)
+static void run_item(void *arg, size_t i)
 {
     job *j = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&j->next, 1);
-        if (i >= j->n_chunks)
-            break;
-        run_chunk(&j->chunks[i], j->w);
-    }
-    return NULL;
+    run_chunk(&j->chunks[i], j->w);
 }
 
 /* First row r with row_ptr[r] + r >= target (cost of rows before r), in [lo, rows]. */
@@ -104,19 +95,13 @@ cuzk_status cs_spmv_abc(fr_t *a, fr_t *b, fr_t *c, const cs_csr *A, const cs_csr
         (st = check("B", b, B, w, n_w, err)) != CUZK_OK ||
         (st = check("C", c, C, w, n_w, err)) != CUZK_OK)
         return st;
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 1u;
-    }
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
+    threads = cs_par_threads(threads);
 
     size_t parts = threads == 1 ? 1 : (size_t)threads * CHUNKS_PER_THREAD;
     chunk *chunks = malloc(3 * parts * sizeof *chunks);
     if (!chunks)
         return cuzk_fail(err, CUZK_E_NOMEM, "spmv: out of memory for %zu chunks", 3 * parts);
     job j = {.chunks = chunks, .n_chunks = 0, .w = w};
-    atomic_init(&j.next, 0);
     const cs_csr *mats[3] = {A, B, C};
     fr_t *outs[3] = {a, b, c};
     for (int k = 0; k < 3; k++) {
@@ -124,16 +109,7 @@ cuzk_status cs_spmv_abc(fr_t *a, fr_t *b, fr_t *c, const cs_csr *A, const cs_csr
             j.n_chunks += add_chunks(chunks + j.n_chunks, mats[k], outs[k], parts);
     }
 
-    pthread_t tid[MAX_THREADS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads && t < j.n_chunks; t++) {
-        if (pthread_create(&tid[started], NULL, worker, &j) != 0)
-            break; /* fewer helpers: the caller still finishes every chunk */
-        started++;
-    }
-    worker(&j);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    cs_par_for(j.n_chunks, threads, run_item, &j);
     free(chunks);
     return CUZK_OK;
 }

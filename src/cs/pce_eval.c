@@ -1,0 +1,115 @@
+/* PCE products a = A·w, b = B·w, c = C·w and the row check (contracts in pce.h). Filecoin
+ * witnesses are mostly bits and most coefficients are ±1, so most entries cost one
+ * addition or nothing. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "cs/cs_par.h"
+#include "cs/pce.h"
+
+#define BLOCK_ROWS 8192u
+
+static inline bool is_zero(const fr_t *x) { return !(x->l[0] | x->l[1] | x->l[2] | x->l[3]); }
+static inline bool is_one(const fr_t *x)
+{
+    return !((x->l[0] ^ FR_ONE.l[0]) | (x->l[1] ^ FR_ONE.l[1]) | (x->l[2] ^ FR_ONE.l[2]) | (x->l[3] ^ FR_ONE.l[3]));
+}
+
+typedef struct {
+    const cs_pce *p;
+    const fr_t *w;
+    fr_t *out[3];
+    size_t blocks; /* per matrix */
+    int mats[3];   /* the matrices computed, in item order */
+} eval_job;
+
+static void eval_block(void *arg, size_t item)
+{
+    const eval_job *j = arg;
+    int m = j->mats[item / j->blocks];
+    const cs_pce_matrix *mx = &j->p->m[m];
+    const fr_t *dict = j->p->dict, *w = j->w;
+    fr_t *out = j->out[m];
+    uint64_t lo = (uint64_t)(item % j->blocks) * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
+    if (hi > j->p->rows)
+        hi = j->p->rows;
+    for (uint64_t r = lo; r < hi; r++) {
+        fr_t acc = FR_ZERO, t;
+        for (uint32_t k = mx->row_ptr[r], e = mx->row_ptr[r + 1]; k < e; k++) {
+            const fr_t *x = &w[mx->col[k]];
+            if (is_zero(x))
+                continue;
+            uint16_t ci = mx->coef[k];
+            if (ci == 0) {
+                fr_add(&acc, &acc, x);
+            } else if (ci == 1) {
+                fr_sub(&acc, &acc, x);
+            } else if (is_one(x)) {
+                fr_add(&acc, &acc, &dict[ci]);
+            } else {
+                fr_mul(&t, x, &dict[ci]);
+                fr_add(&acc, &acc, &t);
+            }
+        }
+        out[r] = acc;
+    }
+}
+
+cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, fr_t *b, fr_t *c, unsigned threads,
+                        cuzk_error *err)
+{
+    if (n_w != p->num_inputs + p->num_aux)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "pce: the witness has %llu values, the PCE %llu inputs + %llu aux",
+                         (unsigned long long)n_w, (unsigned long long)p->num_inputs, (unsigned long long)p->num_aux);
+    eval_job j = {.p = p, .w = w, .out = {a, b, c}, .blocks = (size_t)((p->rows + BLOCK_ROWS - 1) / BLOCK_ROWS)};
+    size_t n = 0;
+    for (int m = 0; m < 3; m++)
+        if (j.out[m])
+            j.mats[n++] = m;
+    cs_par_for(n * j.blocks, threads, eval_block, &j);
+    return CUZK_OK;
+}
+
+typedef struct {
+    const fr_t *a, *b, *c;
+    uint64_t rows;
+    _Atomic uint64_t first_fail; /* UINT64_MAX: none */
+} check_job;
+
+static bool row_holds(const fr_t *a, const fr_t *b, const fr_t *c)
+{
+    if (is_zero(a) || is_zero(b))
+        return is_zero(c);
+    if (is_one(a))
+        return !memcmp(b, c, sizeof *c);
+    if (is_one(b))
+        return !memcmp(a, c, sizeof *c);
+    fr_t ab;
+    fr_mul(&ab, a, b);
+    return !memcmp(&ab, c, sizeof *c);
+}
+
+static void check_block(void *arg, size_t item)
+{
+    check_job *j = arg;
+    uint64_t lo = (uint64_t)item * BLOCK_ROWS, hi = lo + BLOCK_ROWS < j->rows ? lo + BLOCK_ROWS : j->rows;
+    for (uint64_t r = lo; r < hi; r++) {
+        if (!row_holds(&j->a[r], &j->b[r], &j->c[r])) {
+            uint64_t cur = atomic_load(&j->first_fail);
+            while (r < cur && !atomic_compare_exchange_weak(&j->first_fail, &cur, r))
+                ;
+            return;
+        }
+    }
+}
+
+bool cs_pce_rows_hold(const cs_pce *p, const fr_t *a, const fr_t *b, const fr_t *c, unsigned threads, uint64_t *row)
+{
+    check_job j = {.a = a, .b = b, .c = c, .rows = p->num_constraints};
+    atomic_init(&j.first_fail, UINT64_MAX);
+    cs_par_for((size_t)((j.rows + BLOCK_ROWS - 1) / BLOCK_ROWS), threads, check_block, &j);
+    uint64_t f = atomic_load(&j.first_fail);
+    if (f != UINT64_MAX && row)
+        *row = f;
+    return f == UINT64_MAX;
+}
