@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -404,4 +406,24 @@ char *cuzk_canonical_path(const char *path)
     free(copy);
     free(copy2);
     return out;
+}
+
+cuzk_status cuzk_ensure_dir(const char *dir, cuzk_error *err)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return cuzk_fail(err, CUZK_E_IO, "%.64s...: directory path longer than %d bytes", dir, PATH_MAX);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return cuzk_fail(err, CUZK_E_IO, "%s: mkdir: %s", buf, strerror(errno));
+            *p = '/';
+        }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return cuzk_fail(err, CUZK_E_IO, "%s: mkdir: %s", buf, strerror(errno));
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cuzk_fail(err, CUZK_E_IO, "%s: not a directory", buf);
+    return CUZK_OK;
 }

@@ -93,6 +93,10 @@ void cuzk_write_abort(cuzk_staged_file *sf);
  * signal-safety(7); the usual "clean up, then re-raise" idiom. */
 void cuzk_write_cleanup_on_signals(void);
 
+/* mkdir -p: create `dir` and its missing parents (mode 0755). Errors: CUZK_E_IO naming the
+ * component and strerror, or "<dir>: not a directory"; a path over PATH_MAX. */
+cuzk_status cuzk_ensure_dir(const char *dir, cuzk_error *err);
+
 /* Canonical absolute form of a path that may not exist yet (realpath of the file, or of
  * its directory plus the last component); malloc'ed, NULL if the directory does not
  * exist. cuzk_same_file: whether two paths name the same file (false if either cannot be

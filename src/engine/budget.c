@@ -81,6 +81,21 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
     return CUZK_OK;
 }
 
+bool cuzk_budget_try_acquire(cuzk_budget *b, uint64_t bytes)
+{
+    if (bytes == 0)
+        return true;
+    pthread_mutex_lock(&b->mu);
+    bool ok = !b->head && bytes <= b->total && b->used + bytes <= b->total;
+    if (ok) {
+        b->used += bytes;
+        if (b->used_gauge)
+            cuzk_gauge_add(b->used_gauge, (int64_t)bytes);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return ok;
+}
+
 void cuzk_budget_release(cuzk_budget *b, uint64_t bytes)
 {
     if (bytes == 0)

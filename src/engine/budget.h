@@ -47,6 +47,11 @@ void cuzk_budget_destroy(cuzk_budget *b);
  * (nothing reserved) once abort(ctx) is true; abort may be NULL. bytes == 0 returns OK. */
 cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn abort, void *ctx,
                                 cuzk_error *err);
+/* Reserve `bytes` only if that needs no waiting: nothing is queued in the FIFO (so a
+ * try never overtakes a blocked acquire) and used + bytes <= total. For caches that fill
+ * themselves opportunistically (a PCE recording, a preloaded entry) and must never hold up
+ * the pipeline. Returns true when reserved; bytes == 0 is always true. */
+bool cuzk_budget_try_acquire(cuzk_budget *b, uint64_t bytes);
 /* Return `bytes` previously reserved. Releasing more than is reserved is an engine bug: it
  * is logged at ERROR, `used` is clamped at 0 and the gauge's low mark goes negative. */
 void cuzk_budget_release(cuzk_budget *b, uint64_t bytes);

@@ -59,6 +59,7 @@
 
 #include "common/status.h"
 #include "engine/backend.h"
+#include "engine/budget.h"
 #include "engine/counters.h"
 #include "engine/kind.h"
 
@@ -219,6 +220,12 @@ cuzk_status cuzk_engine_wait_idle(cuzk_engine *e, int64_t timeout_ms, cuzk_error
 /* Lock-free read of every flight counter into out[CUZK_COUNTER_COUNT] (index =
  * cuzk_counter_id). Safe inside an event hook. */
 void cuzk_engine_counters(const cuzk_engine *e, cuzk_counter_value out[CUZK_COUNTER_COUNT]);
+
+/* The engine's memory budget, for caches outside the engine that charge what they keep
+ * resident to the same total (Filecoin PCEs and parameters): they reserve with
+ * cuzk_budget_try_acquire (never waiting) or cuzk_budget_acquire and release what they
+ * free. Valid until cuzk_engine_destroy; thread-safe as budget.h. */
+cuzk_budget *cuzk_engine_budget(cuzk_engine *e);
 
 /* Jobs of one (kind, priority) that are not finished. */
 typedef struct {

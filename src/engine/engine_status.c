@@ -4,6 +4,8 @@
 
 #include "engine/engine_internal.h"
 
+cuzk_budget *cuzk_engine_budget(cuzk_engine *e) { return &e->budget; }
+
 void cuzk_engine_counters(const cuzk_engine *e, cuzk_counter_value out[CUZK_COUNTER_COUNT])
 {
     for (int i = 0; i < CUZK_COUNTER_COUNT; i++)

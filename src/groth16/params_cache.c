@@ -14,6 +14,7 @@
 
 #include <openssl/sha.h>
 
+#include "common/file_io.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
@@ -381,26 +382,6 @@ static char *cache_path_for(const char *params_path, const char *cache_dir)
     return p;
 }
 
-static cuzk_status ensure_dir(const char *dir, cuzk_error *err)
-{
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return cuzk_fail(err, CUZK_E_IO, "cache dir path too long");
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return cuzk_fail(err, CUZK_E_IO, "%s: mkdir: %s", buf, strerror(errno));
-            *p = '/';
-        }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        return cuzk_fail(err, CUZK_E_IO, "%s: mkdir: %s", buf, strerror(errno));
-    struct stat st;
-    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cuzk_fail(err, CUZK_E_IO, "%s: not a directory", buf);
-    return CUZK_OK;
-}
-
 cuzk_status groth16_params_cache_load(const char *params_path, const char *cache_dir, unsigned flags,
                                       unsigned threads, groth16_mapped_params *out, groth16_pc_report *report,
                                       cuzk_error *err)
@@ -416,7 +397,7 @@ cuzk_status groth16_params_cache_load(const char *params_path, const char *cache
     cuzk_status st = identity_of(params_path, &id, err);
     if (st)
         return st;
-    if ((st = ensure_dir(cache_dir, err)))
+    if ((st = cuzk_ensure_dir(cache_dir, err)))
         return st;
     char *cpath = cache_path_for(params_path, cache_dir);
     if (!cpath)

@@ -325,6 +325,8 @@ static void test_budget(void)
         budget_bail(&b, &big, tb, &small, ts);
         return;
     }
+    /* a try never overtakes queued waiters, even when it would fit (800 <= 1000) */
+    CHECK(!cuzk_budget_try_acquire(&b, 100) && cuzk_budget_used(&b) == 700, "budget: a try overtook queued waiters");
     /* release 400 -> used 300: the head fits (900) and, once in, the small one does not (1100);
      * admitting the small one first instead would leave used at 500 with the head queued */
     cuzk_budget_release(&b, 400);
@@ -372,6 +374,11 @@ static void test_budget(void)
     cuzk_counter_value v = cuzk_gauge_read(&used);
     CHECK(v.current == 0 && v.low == 0 && v.peak == 900, "budget gauge %lld/%lld/%lld", (long long)v.current,
           (long long)v.low, (long long)v.peak);
+    /* with nobody queued a try takes what fits and nothing more */
+    CHECK(cuzk_budget_try_acquire(&b, 0) && cuzk_budget_try_acquire(&b, 1000) && cuzk_budget_used(&b) == 1000 &&
+              !cuzk_budget_try_acquire(&b, 1) && !cuzk_budget_try_acquire(&b, 1001),
+          "budget: try_acquire fits / does not fit (used %llu)", (unsigned long long)cuzk_budget_used(&b));
+    cuzk_budget_release(&b, 1000);
     /* over-release is reported through the gauge's low mark */
     cuzk_log_set_level(CUZK_LOG_ERROR);
     FILE *devnull = fopen("/dev/null", "w");

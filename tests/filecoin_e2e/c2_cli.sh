@@ -3,9 +3,11 @@
 #   - `cuzk c2 --check`: every constraint of its partition circuit holds (3,844,929, §6.9);
 #   - copies with one changed label (c_x row), tree-D path index, seed or comm_r are refused
 #     before synthesis, the message naming the field (exit 2);
-#   - with test parameters: `cuzk c2 -o` proves (self-verified), `cuzk verify-c2` accepts the
-#     proof, rejects it with A and C swapped (exit 1) and refuses a malformed one (exit 2);
-#     the output is not written when proving fails.
+#   - with test parameters: `cuzk c2 -o --pce` proves (self-verified) with its partition
+#     synthesized through the PCE it records first (a/b/c byte-identical to direct synthesis:
+#     tests/pce, fc_pce), `cuzk verify-c2` accepts the proof, rejects it with A and C swapped
+#     (exit 1) and refuses a malformed one (exit 2); the output is not written when proving
+#     fails.
 set -euo pipefail
 cuzk=$1 fixtures=$2 params=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,8 +43,9 @@ tamper seed "${off[seed]}" 1 "vanilla_proofs[0][0]"
 tamper comm_r "${off[comm_r]}" 1 "comm_r"
 
 # proving with test parameters
-"$cuzk" c2 "$c1" -o "$tmp/proof.bin" --param-cache "$params" --cache-dir "$tmp/cache" >"$tmp/c2.json"
+"$cuzk" c2 "$c1" -o "$tmp/proof.bin" --param-cache "$params" --cache-dir "$tmp/cache" --pce >"$tmp/c2.json"
 grep -q '"verified":true' "$tmp/c2.json" || fail "c2: $(cat "$tmp/c2.json")"
+grep -q '"pce_partitions":1' "$tmp/c2.json" || fail "c2 did not use the PCE: $(cat "$tmp/c2.json")"
 [[ $(stat -c %s "$tmp/proof.bin") == 192 ]] || fail "proof size"
 ok
 "$cuzk" verify-c2 "$c1" "$tmp/proof.bin" --param-cache "$params" >/dev/null || fail "verify-c2 of the proof"

@@ -24,7 +24,7 @@
 
 static const char USAGE_C2[] =
     "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
-    "              [--threads N] [-v]\n"
+    "              [--pce] [--threads N] [-v]\n"
     "       cuzk c2 C1FILE --check\n"
     "       cuzk c2 C1FILE --synth-only [--partition K]\n"
     "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
@@ -37,11 +37,13 @@ static const char USAGE_C2[] =
     "  synthesis on one thread): prints seconds, a/b/c and witness bytes and peak RSS.\n"
     "  Parameters: the official v28 file names in --param-cache (default: $FIL_PROOFS_PARAMETER_CACHE,\n"
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
+    "  --pce: synthesize through the circuit's pre-compiled constraint evaluator in --cache-dir\n"
+    "  (recorded there first when missing, stale or corrupt; witness-only synthesis + sparse products).\n"
     "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
 
 static const char USAGE_POST[] =
     "usage: cuzk post --kind window|winning --registered-proof ID --miner ACTOR --randomness HEX\n"
-    "                 [--partition K] (--check | --synth-only | -o PROOF [--param-cache DIR] [--cache-dir DIR])\n"
+    "                 [--partition K] (--check | --synth-only | -o PROOF [--param-cache DIR] [--cache-dir DIR] [--pce])\n"
     "                 VANILLA...\n"
     "       cuzk verify-post (same options, no -o/--check) PROOF VANILLA...\n"
     "  VANILLA: one bincode FallbackPoStSectorProof per file, or a JSON array of base64 strings\n"
@@ -51,7 +53,7 @@ static const char USAGE_POST[] =
 
 static const char USAGE_SNAP[] =
     "usage: cuzk snap --registered-proof ID --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX\n"
-    "                 (--check | --synth-only [--partition K] | -o PROOF [--param-cache DIR] [--cache-dir DIR])\n"
+    "                 (--check | --synth-only [--partition K] | -o PROOF [--param-cache DIR] [--cache-dir DIR] [--pce])\n"
     "                 VANILLA...\n"
     "       cuzk verify-snap (same options, no -o/--check) PROOF [VANILLA...]\n"
     "  VANILLA: one bincode PartitionProof per partition in order, or a JSON array of base64\n"
@@ -62,7 +64,7 @@ static const char USAGE_SNAP[] =
 typedef struct {
     const char *cmd, *usage;
     fc_job_type type;
-    bool verify, check, verbose, synth_only;
+    bool verify, check, verbose, synth_only, pce;
     uint32_t synth_partition;
     const char *out, *param_cache, *cache_dir;
     unsigned threads;
@@ -140,6 +142,8 @@ static int parse(fc_cli *c, int argc, char **argv)
             c->check = true;
         } else if (!strcmp(a, "--synth-only") && !c->verify) {
             c->synth_only = true;
+        } else if (!strcmp(a, "--pce") && !c->verify) {
+            c->pce = true;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && !c->verify) {
             NEEDV();
             c->out = v;
@@ -216,6 +220,8 @@ static int parse(fc_cli *c, int argc, char **argv)
         return usage_error(c, "%s", "--kind window|winning is required");
     if (!c->verify && c->check + c->synth_only + (c->out != NULL) != 1)
         return usage_error(c, "%s", "give exactly one of -o PROOF (prove), --check or --synth-only");
+    if (c->pce && !c->out)
+        return usage_error(c, "%s", "--pce applies to proving (-o)");
     if (c->type != FC_JOB_POREP && !has_rp)
         return usage_error(c, "%s", "--registered-proof is required");
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
@@ -392,7 +398,7 @@ static int emit_bytes(FILE *f, const void *ctx)
     return fwrite(r->proofs, 1, len, f) == len ? 0 : EIO;
 }
 
-static int run_prove(fc_cli *c, fc_job *job)
+static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
 {
     cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
     cuzk_prover_backend backend;
@@ -409,6 +415,32 @@ static int run_prove(fc_cli *c, fc_job *job)
     if (st) {
         err.code = st;
         return cli_fail(c->cmd, &err);
+    }
+    /* --pce: the PCE is loaded, or recorded, here before the job starts (charged to the
+     * engine's budget), so that every partition uses it */
+    fc_pce_mgr *pce = NULL;
+    if (c->pce) {
+        fc_pce_config pc = {fc_srs_cache_dir(srs), cuzk_engine_budget(e), false, true, 1};
+        double t0 = cli_now_ms();
+        st = fc_pce_create(&pc, &pce, &err);
+        if (!st)
+            st = fc_job_use_pce(job, pce, &err);
+        if (st) {
+            fc_pce_destroy(pce);
+            cuzk_engine_destroy(e);
+            err.code = st;
+            return cli_fail(c->cmd, &err);
+        }
+        if (c->verbose) {
+            fc_pce_status *ps = NULL;
+            size_t n = 0;
+            if (fc_pce_list(pce, &ps, &n, &err) == CUZK_OK)
+                for (size_t i = 0; i < n; i++)
+                    fprintf(stderr, "cuzk %s: PCE %s %s (%.1f MB%s) in %.0f ms%s%s\n", c->cmd, ps[i].circuit,
+                            fc_pce_state_name(ps[i].state), ps[i].size_bytes / 1e6, ps[i].recorded ? ", recorded" : "",
+                            cli_now_ms() - t0, ps[i].error[0] ? ": " : "", ps[i].error);
+            free(ps);
+        }
     }
     cuzk_job_request jr = {fc_job_kind(job), job, fc_job_params(job), fc_job_partitions(job),
                            fc_job_default_priority(fc_job_type_of(job)), fc_job_verify_hook(job)};
@@ -432,11 +464,13 @@ static int run_prove(fc_cli *c, fc_job *job)
         char name[32];
         fc_job_circuit_name(job, name, sizeof name);
         printf("{\"proof_kind\":\"%s\",\"circuit\":\"%s\",\"partitions\":%u,\"proof_bytes\":%u,\"verified\":true,"
-               "\"seconds\":%.3f,\"synthesis_s\":%.3f,\"prove_s\":%.3f}\n",
+               "\"seconds\":%.3f,\"synthesis_s\":%.3f,\"prove_s\":%.3f,\"pce_partitions\":%u}\n",
                fc_job_type_name(fc_job_type_of(job)), name, res.num_partitions, res.num_partitions * CUZK_PROOF_BYTES,
-               secs, res.timings.synthesis_ms / 1e3, (res.timings.prove_ms + res.timings.finish_ms) / 1e3);
+               secs, res.timings.synthesis_ms / 1e3, (res.timings.prove_ms + res.timings.finish_ms) / 1e3,
+               fc_job_pce_partitions(job));
     }
     cuzk_job_result_free(&res);
+    fc_pce_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
     cuzk_engine_destroy(e);
     if (st) {
         err.code = st;
@@ -515,7 +549,7 @@ static int run(fc_cli *c, int argc, char **argv)
     } else if (c->verify) {
         r = run_verify(c, srs, job);
     } else {
-        r = run_prove(c, job);
+        r = run_prove(c, srs, job);
     }
     fc_job_free(job);
     fc_srs_destroy(srs);

@@ -77,6 +77,119 @@ static cuzk_status estimate(void *ctx, const void *input, cuzk_partition_estimat
     return CUZK_OK;
 }
 
+/* The synthesized sizes must be those of the parameters (else they belong to another
+ * circuit version: bellperson's prover would fail the same way). */
+static cuzk_status check_sizes(const fc_job *j, uint32_t partition, uint64_t ni, uint64_t na, uint64_t a_count,
+                               uint64_t b_count, cuzk_error *err)
+{
+    const groth16_params_t *pk = fc_srs_params(j->entry);
+    if (ni == pk->n_inputs && na == pk->n_aux && a_count == pk->n_a && b_count == pk->n_b)
+        return CUZK_OK;
+    char name[32];
+    fc_circuit_id_name(&j->circuit, name, sizeof name);
+    return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                     "partition %u: the circuit (%llu inputs, %llu aux, A-dense %llu, B-dense %llu) does not match "
+                     "the %s parameters (%zu, %zu, %zu, %zu): parameters of another circuit version?",
+                     partition, (unsigned long long)ni, (unsigned long long)na, (unsigned long long)a_count,
+                     (unsigned long long)b_count, name, pk->n_inputs, pk->n_aux, pk->n_a, pk->n_b);
+}
+
+/* Direct synthesis: CS_PROVE sized from the parameters (flags: CS_VERIFY_ROWS or 0). */
+static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned flags, fc_assignment *fa,
+                                cuzk_error *err)
+{
+    cs_t cs;
+    cuzk_status st = cs_init_prove(&cs, &j->hint, flags);
+    if (st) {
+        if (err)
+            *err = cs.err;
+        return st;
+    }
+    st = j->ops->synthesize(j, &cs, partition, err);
+    cs_assignment as;
+    if (!st && (st = cs_take_assignment(&cs, rows_of(j), &as)) && err)
+        *err = cs.err;
+    cs_free(&cs);
+    if (st)
+        return st;
+    if ((st = check_sizes(j, partition, as.num_inputs, as.num_aux, as.a_count, as.b_count, err))) {
+        cs_assignment_free(&as);
+        return st;
+    }
+    fa->base.g = (groth16_assignment_t){as.a, as.b, as.c, as.w, as.a_density, as.b_density};
+    fa->base.w = as.w;
+    fa->a_density = as.a_density;
+    fa->b_density = as.b_density;
+    return CUZK_OK;
+}
+
+/* PCE synthesis: witness only (CS_WITNESS into one buffer sized from the parameters), then
+ * a, b, c = A·w, B·w, C·w from the PCE, the densities copied from it. Returns the witness
+ * synthesis errors as they are, and CUZK_E_VERIFY_FAILED when the PCE does not fit the
+ * witness or the parameters, or its products fail a constraint (the caller then asks
+ * direct synthesis whom to blame). */
+static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partition, fc_assignment *fa,
+                             cuzk_error *err)
+{
+    cs_t cs;
+    cuzk_status st = cs_init_witness(&cs, &j->hint);
+    if (st) {
+        if (err)
+            *err = cs.err;
+        return st;
+    }
+    fr_t *w = NULL;
+    uint64_t ni = 0, na = 0;
+    st = j->ops->synthesize(j, &cs, partition, err);
+    if (!st && (st = cs_take_witness_packed(&cs, &w, &ni, &na)) && err)
+        *err = cs.err;
+    cs_free(&cs);
+    if (st)
+        return st;
+    uint64_t m = rows_of(j), words = (ni + na) / 64 + 1, bad_row = 0;
+    if (ni != pce->num_inputs || na != pce->num_aux || m < pce->rows)
+        st = cuzk_fail(err, CUZK_E_VERIFY_FAILED,
+                       "partition %u: the witness has %llu inputs and %llu aux for %llu rows, the PCE %llu, %llu and %llu",
+                       partition, (unsigned long long)ni, (unsigned long long)na, (unsigned long long)m,
+                       (unsigned long long)pce->num_inputs, (unsigned long long)pce->num_aux,
+                       (unsigned long long)pce->rows);
+    else if (check_sizes(j, partition, ni, na, pce->a_count, pce->b_count, err))
+        st = CUZK_E_VERIFY_FAILED;
+    fr_t *v[3] = {NULL, NULL, NULL};
+    uint64_t *ad = NULL, *bd = NULL;
+    if (!st) {
+        for (int k = 0; k < 3; k++)
+            v[k] = malloc(m * sizeof(fr_t));
+        ad = malloc(words * 8);
+        bd = malloc(words * 8);
+        if (!v[0] || !v[1] || !v[2] || !ad || !bd)
+            st = cuzk_fail(err, CUZK_E_NOMEM, "partition %u: out of memory for a/b/c of %llu rows", partition,
+                           (unsigned long long)m);
+    }
+    if (!st)
+        st = cs_pce_eval(pce, w, ni + na, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), err);
+    if (!st && !cs_pce_rows_hold(pce, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), &bad_row))
+        st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "partition %u: the PCE's a/b/c fail constraint %llu", partition,
+                       (unsigned long long)bad_row);
+    if (st) {
+        for (int k = 0; k < 3; k++)
+            free(v[k]);
+        free(ad);
+        free(bd);
+        free(w);
+        return st;
+    }
+    for (int k = 0; k < 3; k++)
+        memset(v[k] + pce->rows, 0, (size_t)(m - pce->rows) * sizeof(fr_t));
+    memcpy(ad, pce->a_density, words * 8);
+    memcpy(bd, pce->b_density, words * 8);
+    fa->base.g = (groth16_assignment_t){v[0], v[1], v[2], w, ad, bd};
+    fa->base.w = w;
+    fa->a_density = ad;
+    fa->b_density = bd;
+    return CUZK_OK;
+}
+
 static cuzk_status synthesize(void *ctx, const void *input, uint32_t partition, const atomic_bool *cancel,
                               void **assignment, cuzk_error *err)
 {
@@ -88,41 +201,29 @@ static cuzk_status synthesize(void *ctx, const void *input, uint32_t partition, 
     fc_assignment *fa = calloc(1, sizeof *fa);
     if (!fa)
         return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
-    cs_t cs;
-    cuzk_status st = cs_init_prove(&cs, &j->hint, 0);
+    fc_pce_entry *pe = j->pce ? fc_pce_get(j->pce, &j->pce_circuit) : NULL;
+    cuzk_status st;
+    if (pe) {
+        cuzk_error pe_err = {0};
+        st = synth_pce(j, fc_pce_data(pe), partition, fa, &pe_err);
+        if (!st) {
+            atomic_fetch_add(&((fc_job *)j)->pce_partitions, 1); /* a counter: the job is otherwise immutable */
+        } else if (st == CUZK_E_VERIFY_FAILED) {
+            /* direct synthesis with the row check decides: the witness or the PCE */
+            st = synth_direct(j, partition, CS_VERIFY_ROWS, fa, err);
+            if (!st)
+                fc_pce_reject(j->pce, pe, pe_err.msg);
+        } else if (st && err) {
+            *err = pe_err;
+        }
+        fc_pce_put(j->pce, pe);
+    } else {
+        st = synth_direct(j, partition, 0, fa, err);
+    }
     if (st) {
         free(fa);
-        if (err)
-            *err = cs.err;
         return st;
     }
-    st = j->ops->synthesize(j, &cs, partition, err);
-    cs_assignment as;
-    if (!st && (st = cs_take_assignment(&cs, rows_of(j), &as)) && err)
-        *err = cs.err;
-    cs_free(&cs);
-    if (st) {
-        free(fa);
-        return st;
-    }
-    const groth16_params_t *pk = fc_srs_params(j->entry);
-    if (as.num_inputs != pk->n_inputs || as.num_aux != pk->n_aux || as.a_count != pk->n_a || as.b_count != pk->n_b) {
-        char name[32];
-        fc_circuit_id_name(&j->circuit, name, sizeof name);
-        st = cuzk_fail(err, CUZK_E_INVALID_ARG,
-                       "partition %u: the circuit (%llu inputs, %llu aux, A-dense %llu, B-dense %llu) does not match "
-                       "the %s parameters (%zu, %zu, %zu, %zu): parameters of another circuit version?",
-                       partition, (unsigned long long)as.num_inputs, (unsigned long long)as.num_aux,
-                       (unsigned long long)as.a_count, (unsigned long long)as.b_count, name, pk->n_inputs, pk->n_aux,
-                       pk->n_a, pk->n_b);
-        cs_assignment_free(&as);
-        free(fa);
-        return st;
-    }
-    fa->base.g = (groth16_assignment_t){as.a, as.b, as.c, as.w, as.a_density, as.b_density};
-    fa->base.w = as.w;
-    fa->a_density = as.a_density;
-    fa->b_density = as.b_density;
     *assignment = fa;
     return CUZK_OK;
 }
@@ -159,6 +260,24 @@ static cuzk_status verify_hook(void *ctx, const void *kind_input, const void *pa
     (void)ctx, (void)params;
     const fc_job *j = kind_input;
     return verify_proof_with(j, fc_srs_pvk(j->entry), partition, proof, err);
+}
+
+cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err)
+{
+    if (!j->entry)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "the job has no parameters: no PCE for a check-only job");
+    j->pce = NULL;
+    if (!m || !j->ops->shape_of || !j->ops->synth_shape)
+        return CUZK_OK;
+    fc_pce_circuit *c = &j->pce_circuit;
+    memset(c, 0, sizeof *c);
+    fc_circuit_id_name(&j->circuit, c->id.circuit, sizeof c->id.circuit);
+    fc_pce_key_id(fc_srs_params(j->entry), c->id.key_id);
+    c->synthesize = j->ops->synth_shape;
+    j->ops->shape_of(j, c->shape);
+    j->pce = m;
+    fc_pce_put(m, fc_pce_get(m, c)); /* the first proof of a shape starts its PCE */
+    return CUZK_OK;
 }
 
 cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, cuzk_error *err)
@@ -219,6 +338,7 @@ const cuzk_circuit_kind *fc_job_kind(const fc_job *j) { return &j->kind; }
 const void *fc_job_params(const fc_job *j) { return j->entry ? (const void *)fc_srs_params(j->entry) : NULL; }
 const cuzk_verify_hook *fc_job_verify_hook(const fc_job *j) { return &j->hook; }
 fc_circuit_id fc_job_circuit(const fc_job *j) { return j->circuit; }
+uint32_t fc_job_pce_partitions(const fc_job *j) { return atomic_load(&j->pce_partitions); }
 
 void fc_job_circuit_name(const fc_job *j, char *out, size_t cap)
 {

@@ -26,8 +26,8 @@
  *   FC_JOB_WINNING_POST   vanilla_proofs[0] = the sector's proof with 66 challenges;
  *                         registered_proof 0..4; randomness; miner_id. One partition.
  *
- * Thread-safety: a created job is immutable; its kind and hook may be called from any engine
- * thread concurrently. Ownership: the job copies nothing it does not need; the request's
+ * Thread-safety: a created job is immutable (but for an atomic count of PCE partitions); its
+ * kind and hook may be called from any engine thread concurrently. Ownership: the job copies nothing it does not need; the request's
  * buffers are only read during fc_job_create.
  */
 #ifndef CUZK_ENGINE_FILECOIN_FC_JOB_H
@@ -41,6 +41,7 @@
 #include "cs/cs.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
+#include "engine/filecoin/fc_pce.h"
 #include "engine/filecoin/fc_srs.h"
 #include "engine/kind.h"
 
@@ -89,6 +90,20 @@ typedef struct fc_job fc_job;
  * actual values: a daemon answers INVALID_ARGUMENT), CUZK_E_IO when the parameters are
  * missing (FAILED_PRECONDITION), CUZK_E_NOMEM. */
 cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, cuzk_error *err);
+/* Synthesize the job's partitions through the PCE manager `m` (fc_pce.h; NULL: directly):
+ * the job's circuit and parameters name its PCE; creating the job's first use starts the
+ * PCE's loading or recording when it is absent (in the background when the manager is so
+ * configured). Each partition then uses the PCE if it is ready at that moment: witness-only
+ * synthesis and the PCE's products, bit-identical to direct synthesis; otherwise CS_PROVE.
+ * A PCE whose products fail a constraint that direct synthesis of the same witness
+ * satisfies is rejected (fc_pce_reject) and the partition is synthesized directly. Kinds
+ * without a PCE shape ignore `m`. Call before submitting; `m` must outlive the job.
+ * Errors: CUZK_E_INVALID_ARG for a job created without parameters. */
+cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err);
+
+/* Partitions of this job synthesized through the PCE so far (thread-safe). */
+uint32_t fc_job_pce_partitions(const fc_job *j);
+
 /* Release the parameters and free everything. The engine must be done with the job. */
 void fc_job_free(fc_job *j);
 

@@ -2,8 +2,11 @@
 #ifndef CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
 #define CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "cs/cs.h"
 #include "engine/filecoin/fc_job.h"
+#include "engine/filecoin/fc_pce.h"
 
 typedef struct {
     /* Synthesize partition k into cs (any mode). */
@@ -12,6 +15,11 @@ typedef struct {
     cuzk_status (*public_inputs)(const fc_job *j, uint32_t k, fr_t *out, size_t cap, size_t *n, cuzk_error *err);
     /* Free the kind's data. */
     void (*free_data)(void *data);
+    /* For the PCE (may be NULL: the kind then always synthesizes directly): copy the
+     * circuit's plain-data shape (at most FC_PCE_SHAPE_MAX bytes) into `out`, and
+     * synthesize the circuit of such a shape without values (CS_SHAPE / CS_RECORD). */
+    void (*shape_of)(const fc_job *j, void *out);
+    cuzk_status (*synth_shape)(const void *shape, cs_t *cs, cuzk_error *err);
 } fc_job_ops;
 
 struct fc_job {
@@ -26,6 +34,9 @@ struct fc_job {
     cs_prove_hint hint;
     cuzk_circuit_kind kind;
     cuzk_verify_hook hook;
+    fc_pce_mgr *pce; /* NULL: direct synthesis only */
+    fc_pce_circuit pce_circuit;
+    _Atomic uint32_t pce_partitions; /* partitions synthesized through the PCE */
 };
 
 /* Kind constructors: parse and validate req, fill j->ops, data, circuit, partitions,

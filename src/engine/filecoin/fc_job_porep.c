@@ -35,7 +35,20 @@ static void free_data(void *p)
     free(d);
 }
 
-static const fc_job_ops OPS = {synth, inputs, free_data};
+static void shape_of(const fc_job *j, void *out)
+{
+    const porep_data *d = j->data;
+    memcpy(out, &d->cp, sizeof d->cp);
+}
+
+static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
+{
+    return fc_porep_synthesize(cs, shape, NULL, 0, err);
+}
+
+_Static_assert(sizeof(fc_porep_circuit_params) <= FC_PCE_SHAPE_MAX, "PoRep shape fits a PCE circuit");
+
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 
 static void hex32(const uint8_t b[32], char out[65])
 {

@@ -2,6 +2,7 @@
  * (filecoin/circuits/post.h fc_post_partition_from_bytes), one FallbackPoSt circuit.
  * Contracts in fc_job.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/filecoin/fc_job_internal.h"
 #include "filecoin/circuits/post.h"
@@ -30,7 +31,22 @@ static void free_data(void *p)
     free(p);
 }
 
-static const fc_job_ops OPS = {synth, inputs, free_data};
+static void shape_of(const fc_job *j, void *out)
+{
+    const fc_post_partition *part = j->data;
+    fc_post_shape s;
+    fc_post_shape_of(part->proof, &s);
+    memcpy(out, &s, sizeof s);
+}
+
+static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
+{
+    return fc_post_synthesize(cs, shape, NULL, 0, err);
+}
+
+_Static_assert(sizeof(fc_post_shape) <= FC_PCE_SHAPE_MAX, "PoSt shape fits a PCE circuit");
+
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 
 cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *err)
 {

@@ -3,6 +3,7 @@
  * inputs from the request's commitments alone, so a verify-only job needs no vanilla proofs.
  * Contracts in fc_job.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/filecoin/fc_job_internal.h"
 #include "field/fr.h"
@@ -42,7 +43,20 @@ static void free_data(void *p)
     free(d);
 }
 
-static const fc_job_ops OPS = {synth, inputs, free_data};
+static void shape_of(const fc_job *j, void *out)
+{
+    const snap_data *d = j->data;
+    memcpy(out, &d->shape, sizeof d->shape);
+}
+
+static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
+{
+    return fc_snap_synthesize(cs, shape, NULL, NULL, err);
+}
+
+_Static_assert(sizeof(fc_snap_shape) <= FC_PCE_SHAPE_MAX, "SnapDeals shape fits a PCE circuit");
+
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 
 static cuzk_status comm(const fc_bytes *b, const char *field, uint8_t raw[32], fr_t *v, cuzk_error *err)
 {
