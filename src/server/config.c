@@ -33,6 +33,7 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->result_retention_ms = 600000;
     cfg->max_jobs = 1024;
     cfg->srs_verify_cache = true;
+    cfg->srs_pce = true;
     cfg->memory_auto = true;
     cfg->safety_margin = 5ull << 30;
     cfg->gpu_workers_per_device = 2;
@@ -148,6 +149,7 @@ static const key_spec KEYS[] = {
     {"srs", "cache_dir", K_STRING, OFF(srs_cache_dir), 0, 0, NULL},
     {"srs", "verify_params", K_BOOL, OFF(srs_verify_params), 0, 0, NULL},
     {"srs", "verify_cache", K_BOOL, OFF(srs_verify_cache), 0, 0, NULL},
+    {"srs", "pce", K_BOOL, OFF(srs_pce), 0, 0, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
     {"memory", "total_budget", K_BUDGET, 0, 0, 0, NULL},
     {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, 0, NULL},

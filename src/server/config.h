@@ -63,6 +63,8 @@ typedef struct {
     bool srs_verify_params;       /* verify_params: BLAKE2b manifest digests (false: test params) */
     bool srs_verify_cache;        /* verify_cache: checksum every point cache section when loading
                                      (default true) */
+    bool srs_pce;                 /* pce: Filecoin partitions through pre-compiled constraint
+                                     evaluators in cache_dir (default true) */
     /* [memory] */
     bool memory_auto;             /* total_budget = "auto" (default) */
     uint64_t total_budget;        /* bytes, when !memory_auto */

@@ -327,7 +327,20 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return st;
     }
+    if (cfg->srs_pce) {
+        /* PCEs next to the point caches, recorded in the background by the first proof of a
+         * circuit, charged to the engine's budget without ever waiting for it */
+        fc_pce_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
+        if ((st = fc_pce_create(&pc, &s->fc_pce, err))) {
+            cuzk_engine_destroy(s->engine);
+            s->engine = NULL;
+            cuzk_service_destroy(s);
+            return st;
+        }
+    }
     if (pthread_create(&s->collector, NULL, collector_main, s)) {
+        fc_pce_destroy(s->fc_pce);
+        s->fc_pce = NULL;
         cuzk_engine_destroy(s->engine);
         s->engine = NULL;
         cuzk_service_destroy(s);
@@ -349,6 +362,11 @@ void cuzk_service_destroy(cuzk_service *s)
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_join(s->collector, NULL);
+        /* the PCEs go back to the budget before it goes: no partition may hold one then */
+        if (s->fc_pce) {
+            cuzk_engine_wait_idle(s->engine, -1, NULL);
+            fc_pce_destroy(s->fc_pce);
+        }
         cuzk_engine_destroy(s->engine);
     }
     for (size_t b = 0; b < SVC_HASH; b++)
@@ -524,6 +542,8 @@ static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuz
     cuzk_error e = {0};
     cuzk_status st = fc_job_create(&r, s->fc_srs, &job->fc, &e);
     free(v);
+    if (!st && s->fc_pce)
+        st = fc_job_use_pce(job->fc, s->fc_pce, &e);
     if (st)
         return rpc_fail(fc_status_code(st), "%s: %s", fc_job_type_name(r.type), e.msg);
     if (req->sector_size) {

@@ -61,6 +61,7 @@ struct cuzk_service {
     cuzk_prover_backend backend;
     cuzk_registry *registry;
     fc_srs *fc_srs;                  /* Filecoin parameters ([srs]) */
+    fc_pce_mgr *fc_pce;              /* Filecoin PCEs ([srs] pce), NULL when off */
     uint64_t retention_ms;
     uint32_t max_jobs;
 
