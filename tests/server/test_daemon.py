@@ -468,23 +468,32 @@ rss_after = d.rss()
 print("RSS idle %.1f MiB, after load %.1f MiB" % (rss_idle / 2**20, rss_after / 2**20))
 check(rss_after <= rss_idle * 1.25 + (24 << 20), "RSS back near idle")
 
-# SIGTERM under load: running jobs finish or are cancelled within the grace, exit 0.
+# SIGTERM under load: running jobs finish or are cancelled within the grace (2 s), exit 0.
+# The load (8 jobs x 64 partitions of 2^13 constraints on 2 workers) is far more than any
+# machine proves within the grace, so some job is always cancelled; the signal goes only once
+# partitions are in flight (polled, not slept), so the test does not depend on the machine's speed.
 outcomes = []
 
 def prover(t):
     cl = Client(d.target)
     try:
-        res = cl.call("Prove", pb.ProveRequest(submit=synth(10, t, 8, "term-%d" % t)), timeout=60).result
+        res = cl.call("Prove", pb.ProveRequest(submit=synth(13, t, 64, "term-%d" % t)), timeout=120).result
         outcomes.append(pb.AwaitProofResponse.Status.Name(res.status))
     except grpc.RpcError as e:
         outcomes.append(e.code().name)
 
 ths = [threading.Thread(target=prover, args=(t,)) for t in range(8)]
 [t.start() for t in ths]
-time.sleep(1.0)
+end = time.time() + 60
+while time.time() < end:
+    p = c.call("GetStatus", pb.GetStatusRequest()).pipeline
+    if p.jobs_queued + p.jobs_synthesizing + p.jobs_proving >= 8 and p.partitions_proving + p.partitions_queued > 0:
+        break
+    time.sleep(0.05)
 t0 = time.time()
 rc = d.stop(timeout=30)
 [t.join() for t in ths]
+print("SIGTERM under load: %.1f s to exit, outcomes %s" % (time.time() - t0, sorted(outcomes)))
 check(rc == 0, "SIGTERM under load exits 0 (rc %s)" % rc)
 check(time.time() - t0 < 15, "shutdown within grace + margin")
 check(len(outcomes) == 8 and all(o in ("COMPLETED", "CANCELLED", "UNAVAILABLE") for o in outcomes) and
