@@ -250,6 +250,13 @@ static bool use_sparse(const opts *o, const fc_sector_shape *sh)
     return o->sparse || sh->size > FC_SIZE_512MIB;
 }
 
+/* A finished step on stderr when it took a second or more. */
+static void step(const char *what, double seconds)
+{
+    if (seconds >= 1.0)
+        fprintf(stderr, "gen-vanilla: %s %.2f s\n", what, seconds);
+}
+
 static void seal_progress(void *ctx, const char *phase, double seconds)
 {
     if (seconds >= 1.0)
@@ -381,6 +388,7 @@ static cuzk_status porep(const opts *o, FILE *js, cuzk_error *err)
         if (st == CUZK_OK)
             fc_sparse_porep_view(sp, &v);
         seal_s = bench_now() - t0;
+        step("synthetic fixture", seal_s);
     } else {
         st = seal_one(o, p, o->sectors[0], &s, &seal_s, err);
         if (st == CUZK_OK)
@@ -403,6 +411,7 @@ static cuzk_status porep(const opts *o, FILE *js, cuzk_error *err)
     if (st == CUZK_OK)
         st = same(buf, len, buf2, len2, "C1", err);
     double c1_s = bench_now() - t0;
+    step("C1, validation and reader round trip", c1_s);
     if (st == CUZK_OK) {
         fprintf(js, "{\"kind\":\"porep\",\"registered_proof\":\"%s\",\"id\":%u,\"synthetic_fixture\":%s", p->name, p->id,
                 sparse ? "true" : "false");
@@ -473,7 +482,12 @@ static cuzk_status post(const opts *o, bool winning, FILE *js, cuzk_error *err)
     jhex(js, "prover_id", o->prover_id);
     jhex(js, "randomness", o->randomness);
     fprintf(js, ",\"partition\":%u,\"sectors\":[", k);
+    double t0 = bench_now(), last = t0;
     for (size_t i = 0; i < o->nsectors && st == CUZK_OK; i++) {
+        if (bench_now() - last >= 1.0) {
+            last = bench_now();
+            fprintf(stderr, "gen-vanilla: %zu / %zu sectors, %.0f s\n", i, o->nsectors, last - t0);
+        }
         uint32_t pos = winning ? 0 : (uint32_t)i;
         fc_sector s = {0};
         fc_sparse_post *sp = NULL;
@@ -584,6 +598,7 @@ static cuzk_status snap(const opts *o, FILE *js, cuzk_error *err)
             fc_snap_sector_view(&ns, &v);
     }
     double encode_s = bench_now() - t0;
+    step(sparse ? "synthetic fixture" : "SnapDeals encoding", encode_s);
     uint32_t k0 = o->partition < 0 ? 0 : (uint32_t)o->partition, k1 = o->partition < 0 ? u->partitions : k0 + 1;
     fc_blob_list l = {0};
     l.data = calloc(u->partitions, sizeof *l.data);
