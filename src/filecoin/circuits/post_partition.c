@@ -10,6 +10,7 @@
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/post.h"
 #include "filecoin/merkle_proof.h"
+#include "filecoin/seal/tree.h"
 
 void fc_post_partition_free(fc_post_partition *part)
 {
@@ -45,10 +46,8 @@ static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_po
         if (fr_from_bytes_le(&comm[i], bytes[i]) != CUZK_OK)
             return cuzk_fail(err, CUZK_E_FIELD_NONCANONICAL, "%s: %s is not a canonical field element", what,
                              names[i]);
-    uint8_t pair[2][32], h[32];
-    memcpy(pair[0], sp->comm_c, 32);
-    memcpy(pair[1], sp->comm_r_last, 32);
-    cuzk_status st = merkle_hash_native(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, h, err);
+    uint8_t h[32];
+    cuzk_status st = fc_comm_r(sp->comm_c, sp->comm_r_last, h, err);
     if (st)
         return st;
     if (memcmp(h, v->comm_r, 32)) {

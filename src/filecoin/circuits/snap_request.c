@@ -9,6 +9,7 @@
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/snap.h"
 #include "filecoin/merkle_proof.h"
+#include "filecoin/seal/tree.h"
 
 static cuzk_status mismatch(cuzk_error *err, const char *what, const char *field, const uint8_t got[32],
                             const char *expected_name, const uint8_t want[32])
@@ -170,10 +171,8 @@ static cuzk_status check_partition(fc_snap_request *r, uint32_t k, const fc_snap
         return cuzk_fail(err, CUZK_E_FIELD_NONCANONICAL, "%s: challenge 0's tree R root is not a canonical field element",
                          what);
     uint8_t pair[2][32], h[32];
-    memcpy(pair[0], part->comm_c, 32);
     for (int j = 0; j < 2; j++) {
-        memcpy(pair[1], j ? root_r_new : root_r_old, 32);
-        if ((st = merkle_hash_native(MERKLE_POSEIDON, (const uint8_t(*)[32])pair, 2, h, err)))
+        if ((st = fc_comm_r(part->comm_c, j ? root_r_new : root_r_old, h, err)))
             return st;
         if (memcmp(h, j ? comm_r_new : comm_r_old, 32))
             return mismatch(err, what, j ? "Poseidon_2(comm_c, root_r_new)" : "Poseidon_2(comm_c, root_r_old)", h,
