@@ -5,9 +5,10 @@
  * factor that the final exponentiation removes), is
  *     (l' x_T' - y_T') + (-l' xP) v + (yP) v w,
  * i.e. a sparse Fp12 element with Fp2 coefficients in slots 0, 1 and 4. With T' in
- * Jacobian coordinates every coefficient is scaled by a common Fp2 denominator, which
+ * projective coordinates every coefficient is scaled by a common Fp2 denominator, which
  * the final exponentiation also removes. We store (c0, cx, cy) with the line equal to
- * c0 + (cx * xP) v + (cy * yP) v w.
+ * c0 + (cx * xP) v + (cy * yP) v w. The twist point T is kept in homogeneous projective
+ * coordinates (x = X/Z, y = Y/Z) in a g2_jac_t's fields.
  */
 #include "curve/pairing.h"
 
@@ -15,91 +16,98 @@
 
 #define BLS_X_ABS 0xd201000000010000ULL
 
-/* T = 2T (dbl-2009-l) and the tangent line at T:
- *   c0 = 3X^3 - 2Y^2, cx = -3X^2 Z^2, cy = Z3 Z^2 with Z3 = 2YZ. */
-static void doubling_step(g2_jac_t *t, fp2_t *c0, fp2_t *cx, fp2_t *cy)
+/* 3 b' = 12 (u + 1), the twist's b' = 4 (u + 1) times 3: r = 3 b' a */
+static void mul_by_3b(fp2_t *r, const fp2_t *a)
 {
-    fp2_t a, b, c, d, e, f, zz, s;
-    fp2_sqr(&a, &t->x);
-    fp2_sqr(&b, &t->y);
-    fp2_sqr(&c, &b);
-    fp2_add(&d, &t->x, &b);
-    fp2_sqr(&d, &d);
-    fp2_sub(&d, &d, &a);
-    fp2_sub(&d, &d, &c);
-    fp2_dbl(&d, &d);
-    fp2_dbl(&e, &a);
-    fp2_add(&e, &e, &a);
-    fp2_sqr(&f, &e);
-    fp2_sqr(&zz, &t->z);
-
-    /* line, from the old X, Y, Z */
-    fp2_mul(c0, &e, &t->x);
-    fp2_dbl(&s, &b);
-    fp2_sub(c0, c0, &s);
-    fp2_mul(cx, &e, &zz);
-    fp2_neg(cx, cx);
-
-    /* new point */
-    fp2_t x3, y3, z3;
-    fp2_dbl(&s, &d);
-    fp2_sub(&x3, &f, &s);
-    fp2_sub(&y3, &d, &x3);
-    fp2_mul(&y3, &y3, &e);
-    fp2_dbl(&s, &c);
-    fp2_dbl(&s, &s);
-    fp2_dbl(&s, &s);
-    fp2_sub(&y3, &y3, &s);
-    fp2_mul(&z3, &t->y, &t->z);
-    fp2_dbl(&z3, &z3);
-    fp2_mul(cy, &z3, &zz);
-    t->x = x3;
-    t->y = y3;
-    t->z = z3;
+    fp2_t t;
+    fp2_mul_by_nonresidue(&t, a); /* (u + 1) a */
+    fp2_dbl(&t, &t);
+    fp2_dbl(&t, &t);              /* 4 (u + 1) a */
+    fp2_add(r, &t, &t);
+    fp2_add(r, r, &t);            /* 12 (u + 1) a */
 }
 
-/* T = T + Q (madd-2007-bl, Q affine) and the chord through T and Q:
- *   with H = xQ Z^2 - X, R = 2(yQ Z^3 - Y), Z3 = 2 Z H:
- *   c0 = R xQ - yQ Z3, cx = -R, cy = Z3. */
+/* T = 2T in homogeneous projective coordinates (x = X/Z, y = Y/Z) and the tangent line at
+ * T, Aranha, Karabina, Longa, Gebotys, Lopez, "Faster explicit formulas for computing
+ * pairings over ordinary curves" (EUROCRYPT 2011) §4 (3M + 6S in Fp2): with B = Y^2,
+ * C = Z^2, E = 3 b' C, F = 3 E, H = (Y + Z)^2 - B - C = 2 Y Z:
+ *   X3 = X Y (B - F) / 2,  Y3 = ((B + F) / 2)^2 - 3 E^2,  Z3 = B H;
+ * the line (affine form above times 2 Y Z^2 / Z, then reduced with the curve equation
+ * X^3 = Y^2 Z - b' Z^3) is c0 = B - E, cx = -3 X^2, cy = H. */
+static void doubling_step(g2_jac_t *t, fp2_t *c0, fp2_t *cx, fp2_t *cy)
+{
+    fp2_t a, b, c, e, f, h, x2, s;
+    fp2_mul(&a, &t->x, &t->y);
+    fp_half(&a.c0, &a.c0);
+    fp_half(&a.c1, &a.c1);        /* A = X Y / 2 */
+    fp2_sqr(&b, &t->y);
+    fp2_sqr(&c, &t->z);
+    mul_by_3b(&e, &c);
+    fp2_add(&f, &e, &e);
+    fp2_add(&f, &f, &e);          /* F = 3 E */
+    fp2_add(&h, &t->y, &t->z);
+    fp2_sqr(&h, &h);
+    fp2_sub(&h, &h, &b);
+    fp2_sub(&h, &h, &c);          /* H = 2 Y Z */
+    fp2_sqr(&x2, &t->x);
+
+    /* line */
+    fp2_sub(c0, &b, &e);
+    fp2_add(cx, &x2, &x2);
+    fp2_add(cx, cx, &x2);
+    fp2_neg(cx, cx);
+    *cy = h;
+
+    /* new point */
+    fp2_sub(&s, &b, &f);
+    fp2_mul(&t->x, &a, &s);       /* X3 */
+    fp2_add(&s, &b, &f);
+    fp_half(&s.c0, &s.c0);
+    fp_half(&s.c1, &s.c1);
+    fp2_sqr(&s, &s);
+    fp2_sqr(&e, &e);
+    fp2_sub(&s, &s, &e);
+    fp2_sub(&s, &s, &e);
+    fp2_sub(&t->y, &s, &e);       /* Y3 = ((B + F) / 2)^2 - 3 E^2 */
+    fp2_mul(&t->z, &b, &h);       /* Z3 = B H */
+}
+
+/* T = T + Q (Q affine) in homogeneous projective coordinates and the chord through T and
+ * Q (Aranha et al. 2011 §4): theta = Y - yQ Z, lambda = X - xQ Z, C = theta^2,
+ * D = lambda^2, E = lambda D, F = Z C, G = X D, H = E + F - 2 G:
+ *   X3 = lambda H,  Y3 = theta (G - H) - Y E,  Z3 = Z E;
+ * the line (affine form above times lambda) is c0 = theta xQ - lambda yQ, cx = -theta,
+ * cy = lambda. */
 static void addition_step(g2_jac_t *t, const g2_affine_t *q, fp2_t *c0, fp2_t *cx, fp2_t *cy)
 {
-    fp2_t z1z1, u2, s2, h, hh, i, j, r, v, s;
-    fp2_sqr(&z1z1, &t->z);
-    fp2_mul(&u2, &q->x, &z1z1);
-    fp2_mul(&s2, &q->y, &t->z);
-    fp2_mul(&s2, &s2, &z1z1);
-    fp2_sub(&h, &u2, &t->x);
-    fp2_sqr(&hh, &h);
-    fp2_dbl(&i, &hh);
-    fp2_dbl(&i, &i);
-    fp2_mul(&j, &h, &i);
-    fp2_sub(&r, &s2, &t->y);
-    fp2_dbl(&r, &r);
-    fp2_mul(&v, &t->x, &i);
+    fp2_t theta, lambda, c, d, e, f, g, h, s;
+    fp2_mul(&theta, &q->y, &t->z);
+    fp2_sub(&theta, &t->y, &theta);
+    fp2_mul(&lambda, &q->x, &t->z);
+    fp2_sub(&lambda, &t->x, &lambda);
+    fp2_sqr(&c, &theta);
+    fp2_sqr(&d, &lambda);
+    fp2_mul(&e, &lambda, &d);
+    fp2_mul(&f, &t->z, &c);
+    fp2_mul(&g, &t->x, &d);
+    fp2_add(&h, &e, &f);
+    fp2_sub(&h, &h, &g);
+    fp2_sub(&h, &h, &g);
 
-    fp2_t x3, y3, z3;
-    fp2_sqr(&x3, &r);
-    fp2_sub(&x3, &x3, &j);
-    fp2_dbl(&s, &v);
-    fp2_sub(&x3, &x3, &s);
-    fp2_sub(&y3, &v, &x3);
-    fp2_mul(&y3, &y3, &r);
-    fp2_mul(&s, &t->y, &j);
-    fp2_dbl(&s, &s);
-    fp2_sub(&y3, &y3, &s);
-    fp2_add(&z3, &t->z, &h);
-    fp2_sqr(&z3, &z3);
-    fp2_sub(&z3, &z3, &z1z1);
-    fp2_sub(&z3, &z3, &hh);
-
-    fp2_mul(c0, &r, &q->x);
-    fp2_mul(&s, &q->y, &z3);
+    /* line */
+    fp2_mul(c0, &theta, &q->x);
+    fp2_mul(&s, &lambda, &q->y);
     fp2_sub(c0, c0, &s);
-    fp2_neg(cx, &r);
-    *cy = z3;
-    t->x = x3;
-    t->y = y3;
-    t->z = z3;
+    fp2_neg(cx, &theta);
+    *cy = lambda;
+
+    /* new point */
+    fp2_mul(&t->x, &lambda, &h);
+    fp2_sub(&s, &g, &h);
+    fp2_mul(&s, &theta, &s);
+    fp2_mul(&g, &t->y, &e);
+    fp2_sub(&t->y, &s, &g);
+    fp2_mul(&t->z, &t->z, &e);
 }
 
 void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)

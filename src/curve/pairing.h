@@ -2,9 +2,11 @@
  * verification.
  *
  * e: G1 x G2 -> GT (order-r subgroup of Fp12*). The Miller loop runs over |x| with
- * x = -0xd201000000010000 (the BLS parameter), doubling/addition steps in Jacobian
- * coordinates on the twist with the lines evaluated in the sparse "014" form (M-type
- * twist); the result is conjugated because x < 0. The final exponentiation raises to
+ * x = -0xd201000000010000 (the BLS parameter), doubling/addition steps in homogeneous
+ * projective coordinates on the twist (Aranha, Karabina, Longa, Gebotys, Lopez, EUROCRYPT
+ * 2011: 3M + 6S in Fp2 per doubling) with the lines evaluated in the sparse "014" form
+ * (M-type twist) and multiplied in by a sparse product (fp12_mul_by_014); the result is
+ * conjugated because x < 0. The final exponentiation raises to
  * (p^12 - 1)/r with the easy part (p^6 - 1)(p^2 + 1) and the hard part by the
  * x-addition chain of Hayashida, Hayasaka, Teruya, "Efficient final exponentiation via
  * cyclotomic structure for pairings over families of elliptic curves" (ePrint 2020/875),

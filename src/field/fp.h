@@ -64,7 +64,8 @@ void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sqr(fp_t *r, const fp_t *a);
 /* r = a * 2^-1 */
 void fp_half(fp_t *r, const fp_t *a);
-/* r = a^-1; the inverse of 0 is defined as 0. */
+/* r = a^-1; the inverse of 0 is defined as 0. Bernstein-Yang divsteps (field/safegcd.h,
+ * variable time); Fermat's a^(p-2) in the portable build. */
 void fp_inv(fp_t *r, const fp_t *a);
 /* r = a^e, e given as `nlimbs` little-endian 64-bit limbs (canonical integer). */
 void fp_pow(fp_t *r, const fp_t *a, const uint64_t *e, size_t nlimbs);

@@ -52,9 +52,8 @@ typedef struct {
     __m512i l[FPV_LIMBS];
 } fpv_t;
 
-/* Radix-2^48 limbs of p, 2p, 4p (normalised), of 1 in Montgomery form (R mod p), and
- * -p^-1 mod 2^48 (tools/gen/field_constants.py prints p and R mod p; the re-cut is
- * fpv_from_fp). */
+/* Radix-2^48 limbs of p, 2p, 4p (normalised) and -p^-1 mod 2^48, as printed by
+ * tools/gen/field_constants.py. */
 static const uint64_t FPV_P[FPV_LIMBS] = {0xffffffffaaabULL, 0xb153ffffb9feULL, 0xf6241eabfffeULL,
                                           0x6730d2a0f6b0ULL, 0x4b84f38512bfULL, 0x434bacd76477ULL,
                                           0xe69a4b1ba7b6ULL, 0x1a0111ea397fULL};

@@ -56,7 +56,8 @@ static inline void fr_dbl(fr_t *r, const fr_t *a)
 }
 void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sqr(fr_t *r, const fr_t *a);
-/* r = a^-1; the inverse of 0 is defined as 0. */
+/* r = a^-1; the inverse of 0 is defined as 0. Bernstein-Yang divsteps (field/safegcd.h,
+ * variable time); Fermat's a^(r-2) in the portable build. */
 void fr_inv(fr_t *r, const fr_t *a);
 /* Montgomery batch inversion: out[i] = in[i]^-1 for i < n (zeros map to zero), using one
  * field inversion. `scratch` must hold n elements; in and out may alias. */

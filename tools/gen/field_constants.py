@@ -18,6 +18,10 @@ def c_limbs(v, n):
     return "{" + ", ".join("0x%016xULL" % x for x in limbs(v, n)) + "}"
 
 
+def radix(v, bits, n):
+    return "{" + ", ".join("0x%xULL" % ((v >> (bits * i)) & (2**bits - 1)) for i in range(n)) + "}"
+
+
 def mont(v, mod, n):
     return v * pow(2, 64 * n, mod) % mod
 
@@ -63,6 +67,14 @@ def main():
     print("/* Fp12 frobenius: w coefficient xi^((p^k-1)/6) */")
     for k in (1, 2, 3):
         print("fp12_c1[%d]" % k, fp2_c(fp2_pow(xi, (P**k - 1) // 6)))
+    print("/* IFMA kernels: Fp in radix 2^48 (field/fpv_ifma.h), Fr in radix 2^52 (frv_ifma.h) */")
+    for k in (1, 2, 4):
+        print("fpv_%dp" % k, radix(k * P, 48, 8))
+    print("fpv_pinv48", "0x%012xULL" % ((-pow(P, -1, 2**48)) % 2**48))
+    for k in (1, 2):
+        print("frv_%dr" % k, radix(k * R, 52, 5))
+    print("frv_rinv52", "0x%013xULL" % ((-pow(R, -1, 2**52)) % 2**52))
+    print("ntt_ifma_sixteen (16 in Montgomery form)", c_limbs(mont(16, R, 4), 4))
 
 
 if __name__ == "__main__":
