@@ -119,9 +119,10 @@ cuzk_status msm_g2_density(g2_jac_t *out, const g2_affine_t *bases, size_t nbase
                            const uint64_t *density, const uint64_t *scalars, size_t n,
                            const msm_opts_t *opts, cuzk_error *err);
 
-/* How a witness-aware MSM split its pairs (pairs with a base at infinity count as zero). */
+/* How a witness-aware MSM split its pairs, by scalar (a pair whose base is at infinity is
+ * counted by its scalar and contributes nothing). */
 typedef struct {
-    size_t zeros;        /* skipped: scalar 0 or base at infinity */
+    size_t zeros;        /* skipped: scalar 0 */
     size_t ones;         /* scalar 1: summed with batch-affine additions */
     size_t small;        /* 2 <= scalar < 2^small_bits: short Pippenger */
     size_t full;         /* the rest: full-length Pippenger */

@@ -9,7 +9,13 @@
 
 static inline bool g2k_fe_eq(const fp2_t *a, const fp2_t *b)
 {
-    return memcmp(a, b, sizeof *a) == 0; /* fully reduced: equal values, equal limbs */
+    /* fully reduced: equal values, equal limbs (inline: a libc memcmp call per insertion
+     * cost about 10% of an MSM) */
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t diff = 0;
+    for (size_t i = 0; i < sizeof *a / sizeof *x; i++)
+        diff |= x[i] ^ y[i];
+    return diff == 0;
 }
 
 static inline bool g2k_aff_is_inf(const g2_affine_t *p)

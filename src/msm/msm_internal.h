@@ -28,7 +28,9 @@ typedef struct {
     size_t count;             /* scalars in the range */
     const uint64_t *density;  /* NULL for a dense MSM */
     size_t bit0;              /* bit index of the range's first scalar in `density` */
-    const uint32_t *base_idx; /* non-NULL (density NULL): scalar j uses bases[base_idx[j]] */
+    const uint32_t *base_idx; /* non-NULL (density NULL): scalar j uses bases[base_idx[j]],
+                                 and every pair is known to lie in [lo_bits, hi_bits] with a
+                                 base not at infinity (a gathered class: no checks) */
     unsigned window;
     unsigned lo_bits, hi_bits;
     uint64_t max_digit;

@@ -15,20 +15,16 @@
 static const unsigned SPLIT_CANDIDATES[] = {2,  3,  4,  5,  6,  7,  8,  10, 12,  14,  16,
                                             20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192};
 
-/* hist[b] = number of contributing pairs (base not at infinity) whose scalar has bit
- * length b; hist[0] also counts the pairs with a base at infinity. */
-static void census(size_t hist[256], const msm_group_t *group, const unsigned char *bases,
-                   size_t base_size, const uint64_t *density, const uint64_t *scalars, size_t n)
+/* hist[b] = number of pairs (density bit set) whose scalar has bit length b. The bases
+ * are not read here (a pair whose base is at infinity is counted by its scalar and skipped
+ * by the phase that meets it). */
+static void census(size_t hist[256], const uint64_t *density, const uint64_t *scalars, size_t n)
 {
     memset(hist, 0, 256 * sizeof *hist);
-    for (size_t i = 0, k = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (density && !(density[i / 64] >> (i % 64) & 1))
             continue;
-        unsigned bits = msm_scalar_bits(scalars + MSM_SCALAR_LIMBS * i);
-        if (bits && group->aff_is_inf(bases + k * base_size))
-            bits = 0;
-        hist[bits]++;
-        k++;
+        hist[msm_scalar_bits(scalars + MSM_SCALAR_LIMBS * i)]++;
     }
 }
 
@@ -111,7 +107,7 @@ cuzk_status msm_run_witness(const msm_group_t *group, void *out, const void *bas
     if (st)
         return st;
     size_t hist[256];
-    census(hist, group, bases, base_size, density, scalars, n);
+    census(hist, density, scalars, n);
     unsigned t = choose_split(hist, group->id, opts);
     msm_witness_stats_t s = {.zeros = hist[0], .ones = hist[1], .small_bits = t};
     for (unsigned b = 2; b < 256; b++) {
