@@ -40,6 +40,8 @@ static cuzk_status init_impl(cs_t *cs, cs_mode mode, unsigned flags, const cs_pr
     memset(cs, 0, sizeof *cs);
     if (mode > CS_PROVE)
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_init: mode %d unknown", (int)mode);
+    if ((flags & CS_COMPACT_AUX) && mode != CS_WITNESS && mode != CS_PROVE)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_init: CS_COMPACT_AUX needs CS_WITNESS or CS_PROVE");
     cs->mode = mode;
     cs->flags = flags;
     if (mode == CS_RECORD || mode == CS_PROVE)
@@ -47,6 +49,7 @@ static cuzk_status init_impl(cs_t *cs, cs_mode mode, unsigned flags, const cs_pr
     cs->impl = calloc(1, sizeof *cs->impl);
     if (!cs->impl)
         return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init: out of memory");
+    cs->impl->compact = (flags & CS_COMPACT_AUX) != 0;
     if (mode == CS_RECORD) {
         for (int m = 0; m < 3; m++) {
             rec_matrix *r = &cs->impl->rec[m];
@@ -77,9 +80,9 @@ cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags)
     return init_impl(cs, CS_PROVE, flags, hint);
 }
 
-cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint)
+cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint, unsigned flags)
 {
-    return init_impl(cs, CS_WITNESS, 0, hint);
+    return init_impl(cs, CS_WITNESS, flags & CS_COMPACT_AUX, hint);
 }
 
 void cs_free(cs_t *cs)
@@ -96,6 +99,7 @@ void cs_free(cs_t *cs)
     for (int i = 0; i < 3; i++)
         free(im->abc[i]);
     cs_pce_rec_free(im->pce);
+    cs_witness_free(&im->aux);
     if (im->packed) {
         free(im->wbuf);
     } else {
@@ -122,12 +126,14 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
                          kind ? "aux" : "input", (unsigned long long)*count);
             return CS_ONE;
         }
-        if (!cs_reserve_value(cs, kind, *count + 1)) {
+        bool ok = kind && im->compact ? cs_witness_push(&im->aux, value) : cs_reserve_value(cs, kind, *count + 1);
+        if (!ok) {
             cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory at variable %llu",
                          (unsigned long long)*count);
             return CS_ONE;
         }
-        im->vals[kind][*count] = *value;
+        if (!(kind && im->compact))
+            im->vals[kind][*count] = *value;
     }
     if (cs->flags & CS_TRACK_DENSITY) {
         int lo = kind ? D_A_AUX : D_B_IN, hi = kind ? D_B_AUX : D_B_IN;
@@ -161,11 +167,10 @@ const fr_t *cs_value(const cs_t *cs, cs_var v)
 {
     if (!cs_has_values(cs) || !cs->impl)
         return NULL;
-    int kind = CS_VAR_IS_INPUT(v) ? 0 : 1;
     uint64_t i = CS_VAR_INDEX(v);
-    if (i >= (kind ? cs->num_aux : cs->num_inputs))
+    if (i >= (CS_VAR_IS_INPUT(v) ? cs->num_inputs : cs->num_aux))
         return NULL;
-    return &cs->impl->vals[kind][i];
+    return cs_val(cs->impl, v);
 }
 
 static void mark_density(cs_impl *im, const cs_lc *lc, int is_b)
@@ -211,8 +216,7 @@ static void eval_lc(const cs_impl *im, const cs_lc *lc, fr_t *out)
     *out = FR_ZERO;
     fr_t t;
     for (uint32_t i = 0; i < lc->n; i++) {
-        cs_var v = lc->t[i].var;
-        const fr_t *x = &im->vals[CS_VAR_IS_INPUT(v) ? 0 : 1][CS_VAR_INDEX(v)];
+        const fr_t *x = cs_val(im, lc->t[i].var);
         fr_mul(&t, x, &lc->t[i].coeff);
         fr_add(out, out, &t);
     }

@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "cs/witness.h"
 #include "field/fr.h"
 
 typedef uint32_t cs_var;
@@ -102,6 +103,8 @@ typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK, CS_PROVE } cs_mode
 /* Flags for cs_init. */
 #define CS_TRACK_DENSITY 1u /* keep a/b density bitmaps (2 bits per aux variable) */
 #define CS_VERIFY_ROWS 2u   /* CS_PROVE: also check a_i * b_i = c_i (first failure by index) */
+#define CS_COMPACT_AUX 4u   /* CS_WITNESS / CS_PROVE: aux values kept compactly (cs/witness.h: two
+                               bits each, full elements only for values other than 0 and 1) */
 
 /* Counts of a synthesised circuit. `constraints` excludes the appended input rows;
  * `inputs` includes ONE; nnz_* count non-zero terms of the circuit's constraints (appended
@@ -222,18 +225,27 @@ typedef struct {
  * plus 3 bits per variable. Errors: CUZK_E_NOMEM naming the size. */
 cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags);
 
-/* cs_init(cs, CS_WITNESS, 0) with one witness buffer of hint->inputs + hint->aux values
- * (hint->rows is ignored; hint may be NULL), for cs_take_witness_packed: the witness-only
- * synthesis of the PCE path (pce.h). Memory: 32 (inputs + aux) bytes. Errors: CUZK_E_NOMEM
- * naming the size. */
-cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint);
+/* cs_init(cs, CS_WITNESS, flags) with the witness storage sized from `hint` (hint->rows is
+ * ignored; hint may be NULL): one buffer of hint->inputs + hint->aux values for
+ * cs_take_witness_packed (32 bytes a value), or with CS_COMPACT_AUX (the only flag taken)
+ * an inputs array and a compact aux vector for cs_take_witness_compact. The witness-only
+ * synthesis of the PCE path (pce.h). Errors: CUZK_E_NOMEM naming the size. */
+cuzk_status cs_init_witness(cs_t *cs, const cs_prove_hint *hint, unsigned flags);
+
+/* Value modes with CS_COMPACT_AUX: move the inputs (*inputs, num_inputs values, ONE first,
+ * malloc'ed) and the compact aux vector (*aux, cs_witness_free) out. The cs may only be
+ * freed afterwards. Errors: CUZK_E_INVALID_ARG (no compact values), the sticky synthesis
+ * error. */
+cuzk_status cs_take_witness_compact(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, cs_witness *aux);
 
 /* What the Groth16 prover consumes (groth16.h groth16_assignment_t), owned by the caller:
  * free with cs_assignment_free (each pointer may also be taken over and freed with free()).
  *   a, b, c     `rows` elements each (Montgomery Fr): rows [0, num_constraints) from the
  *               circuit, rows [num_constraints, num_constraints + num_inputs) the appended
  *               `input_i * 0 = 0` rows (a = input value, b = c = 0), the rest zero.
- *   w           num_inputs + num_aux values: inputs (w[0] = ONE) then aux.
+ *   w           num_inputs + num_aux values: inputs (w[0] = ONE) then aux; NULL with
+ *               CS_COMPACT_AUX, which gives instead
+ *   inputs, aux the num_inputs input values (ONE first) and the compact aux vector.
  *   a_density   bitmap over the num_inputs + num_aux variables (bit i of word i / 64, LSB
  *               first): every input, and the aux variables with a non-zero coefficient in
  *               some A; a_count bits set (= length of the .params `a` section).
@@ -245,6 +257,8 @@ typedef struct {
     uint64_t num_constraints, num_inputs, num_aux;
     uint64_t *a_density, *b_density;
     uint64_t a_count, b_count;
+    fr_t *inputs;   /* CS_COMPACT_AUX */
+    cs_witness aux; /* CS_COMPACT_AUX */
 } cs_assignment;
 
 /* CS_PROVE: move the vectors out, padded to `rows` (>= constraints + inputs, usually the

@@ -3,6 +3,7 @@
 #define CUZK_CS_CS_INTERNAL_H
 
 #include "cs/cs.h"
+#include "cs/witness.h"
 
 #define NS_MAX 1024
 #define NS_DEPTH 64
@@ -20,8 +21,10 @@ struct cs_impl {
     uint64_t *dens[3]; /* a_aux, b_aux, b_input bitmaps */
     uint64_t dens_words[3];
     uint64_t dens_count[3];
-    fr_t *vals[2]; /* [0] inputs, [1] aux */
+    fr_t *vals[2]; /* [0] inputs, [1] aux (unused with `compact`) */
     uint64_t vals_cap[2];
+    bool compact;    /* CS_COMPACT_AUX: aux values in `aux` */
+    cs_witness aux;
     rec_matrix rec[3];
     cs_pce_rec *pce; /* CS_RECORD through cs_init_record_pce: replaces rec */
     /* CS_PROVE: evaluation vectors (abc_cap rows each) and the shared witness buffer that
@@ -39,6 +42,14 @@ struct cs_impl {
 };
 
 enum { D_A_AUX = 0, D_B_AUX = 1, D_B_IN = 2 };
+
+/* The value of a variable in the value modes. */
+static inline const fr_t *cs_val(const cs_impl *im, cs_var v)
+{
+    if (CS_VAR_IS_INPUT(v))
+        return &im->vals[0][CS_VAR_INDEX(v)];
+    return im->compact ? cs_witness_at(&im->aux, CS_VAR_INDEX(v)) : &im->vals[1][CS_VAR_INDEX(v)];
+}
 
 /* Shared by cs.c and cs_prove.c. */
 bool cs_grow(void **p, uint64_t *cap, uint64_t need, size_t elem);

@@ -27,7 +27,13 @@ cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint)
         }
         im->abc_cap = hint->rows;
     }
-    if (hint->inputs && hint->aux) {
+    if (im->compact) {
+        /* inputs in an array of their own, aux compact */
+        if ((hint->inputs && !cs_grow((void **)&im->vals[0], &im->vals_cap[0], hint->inputs, sizeof(fr_t))) ||
+            !cs_witness_reserve(&im->aux, hint->aux, 0))
+            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init: out of memory for a witness of %llu values",
+                             (unsigned long long)(hint->inputs + hint->aux));
+    } else if (hint->inputs && hint->aux) {
         im->wbuf = alloc_fr(hint->inputs + hint->aux);
         if (!im->wbuf)
             return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init_prove: out of memory for a witness of %llu values",
@@ -79,7 +85,14 @@ static fr_t *take_values(cs_t *cs)
     cs_impl *im = cs->impl;
     uint64_t ni = cs->num_inputs, na = cs->num_aux;
     fr_t *w;
-    if (im->packed) {
+    if (im->compact) {
+        if (!(w = alloc_fr(ni + na)))
+            return NULL;
+        memcpy(w, im->vals[0], ni * sizeof(fr_t));
+        cs_witness_expand(&im->aux, w + ni);
+        cs_witness_free(&im->aux);
+        free(im->vals[0]);
+    } else if (im->packed) {
         if (im->vals_cap[0] != ni)
             memmove(im->wbuf + ni, im->vals[1], na * sizeof(fr_t));
         w = im->wbuf;
@@ -123,7 +136,7 @@ static void eval(const cs_impl *im, const cs_lc *lc, const fr_t *neg_one, fr_t *
     fr_t acc = FR_ZERO, t;
     for (uint32_t i = 0; i < lc->n; i++) {
         const cs_term *term = &lc->t[i];
-        const fr_t *x = &im->vals[CS_VAR_IS_INPUT(term->var) ? 0 : 1][CS_VAR_INDEX(term->var)];
+        const fr_t *x = cs_val(im, term->var);
         if (limbs_zero(x))
             continue;
         if (limbs_eq(&term->coeff, &FR_ONE)) {
@@ -184,6 +197,8 @@ void cs_assignment_free(cs_assignment *as)
     free(as->w);
     free(as->a_density);
     free(as->b_density);
+    free(as->inputs);
+    cs_witness_free(&as->aux);
     memset(as, 0, sizeof *as);
 }
 
@@ -223,15 +238,23 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
     }
     for (int m = 0; m < 3; m++)
         memset(im->abc[m] + nc + ni, 0, (size_t)(rows - nc - ni) * sizeof(fr_t));
-    /* witness [inputs | aux] */
-    fr_t *w = take_values(cs);
-    if (!w)
+    uint64_t *ad, *bd, a_count, b_count;
+    if (!cs_full_density(cs, &ad, &bd, &a_count, &b_count))
+        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for density bitmaps");
+    /* witness: [inputs | aux], or the inputs and the compact aux */
+    fr_t *w = NULL;
+    if (im->compact) {
+        cs_witness_shrink(&im->aux);
+        out->inputs = im->vals[0];
+        out->aux = im->aux;
+        memset(&im->aux, 0, sizeof im->aux);
+        im->vals[0] = NULL;
+        im->vals_cap[0] = 0;
+    } else if (!(w = take_values(cs))) {
+        free(ad);
+        free(bd);
         return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for %llu witness values",
                          (unsigned long long)nv);
-    uint64_t *ad, *bd, a_count, b_count;
-    if (!cs_full_density(cs, &ad, &bd, &a_count, &b_count)) {
-        free(w);
-        return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_take_assignment: out of memory for density bitmaps");
     }
 
     out->a = im->abc[0];
@@ -272,5 +295,37 @@ cuzk_status cs_take_witness_packed(cs_t *cs, fr_t **w, uint64_t *num_inputs, uin
 
 bool cs_unpack_values(cs_t *cs)
 {
-    return !cs->impl->packed || unpack(cs);
+    cs_impl *im = cs->impl;
+    if (im->compact) { /* aux into a plain array (cs_take_witness's layout) */
+        fr_t *aux = alloc_fr(cs->num_aux);
+        if (!aux)
+            return false;
+        cs_witness_expand(&im->aux, aux);
+        cs_witness_free(&im->aux);
+        im->compact = false;
+        im->vals[1] = aux;
+        im->vals_cap[1] = cs->num_aux;
+        return true;
+    }
+    return !im->packed || unpack(cs);
+}
+
+cuzk_status cs_take_witness_compact(cs_t *cs, fr_t **inputs, uint64_t *num_inputs, cs_witness *aux)
+{
+    *inputs = NULL;
+    *num_inputs = 0;
+    memset(aux, 0, sizeof *aux);
+    if (!cs_has_values(cs) || !cs->impl || !cs->impl->compact)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG, "cs_take_witness_compact: cs has no compact values");
+    if (cs->status != CUZK_OK)
+        return cs->status;
+    cs_impl *im = cs->impl;
+    cs_witness_shrink(&im->aux);
+    *inputs = im->vals[0];
+    *num_inputs = cs->num_inputs;
+    *aux = im->aux;
+    memset(&im->aux, 0, sizeof im->aux);
+    im->vals[0] = NULL;
+    im->vals_cap[0] = 0;
+    return CUZK_OK;
 }

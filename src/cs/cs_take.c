@@ -49,20 +49,6 @@ void cs_row_to_columns(uint32_t *col, void *payload, size_t psize, uint64_t lo, 
     reverse(col, payload, psize, lo, hi);
 }
 
-/* dst bits [off, off + n) = src bits [0, n) (dst words already zero there). */
-static void copy_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i += 64) {
-        uint64_t w = src[i / 64];
-        if (n - i < 64)
-            w &= (1ull << (n - i)) - 1;
-        uint64_t pos = off + i;
-        dst[pos / 64] |= w << (pos % 64);
-        if (pos % 64 && w >> (64 - pos % 64))
-            dst[pos / 64 + 1] |= w >> (64 - pos % 64);
-    }
-}
-
 static uint64_t popcount_words(const uint64_t *w, uint64_t words)
 {
     uint64_t n = 0;
@@ -83,9 +69,9 @@ bool cs_full_density(const cs_t *cs, uint64_t **a, uint64_t **b, uint64_t *a_cou
     }
     for (uint64_t i = 0; i < ni; i++)
         ad[i / 64] |= 1ull << (i % 64);
-    copy_bits(ad, ni, im->dens[D_A_AUX], na);
-    copy_bits(bd, 0, im->dens[D_B_IN], ni);
-    copy_bits(bd, ni, im->dens[D_B_AUX], na);
+    cs_bits_copy(ad, ni, im->dens[D_A_AUX], na);
+    cs_bits_copy(bd, 0, im->dens[D_B_IN], ni);
+    cs_bits_copy(bd, ni, im->dens[D_B_AUX], na);
     *a = ad;
     *b = bd;
     *a_count = popcount_words(ad, words);

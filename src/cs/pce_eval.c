@@ -17,26 +17,30 @@ static inline bool is_one(const fr_t *x)
 
 typedef struct {
     const cs_pce *p;
-    const fr_t *w;
+    const fr_t *w;         /* plain witness, or */
+    const fr_t *inputs;    /* inputs and */
+    const cs_witness *aux; /* compact aux */
     fr_t *out[3];
     size_t blocks; /* per matrix */
     int mats[3];   /* the matrices computed, in item order */
+    unsigned threads;
 } eval_job;
 
-static void eval_block(void *arg, size_t item)
+/* Rows [lo, hi) of matrix m; `compact` selects the witness form (a constant at each call,
+ * so each form gets its own loop). */
+static inline __attribute__((always_inline)) void eval_rows(const eval_job *j, int m, uint64_t lo, uint64_t hi,
+                                                            bool compact)
 {
-    const eval_job *j = arg;
-    int m = j->mats[item / j->blocks];
     const cs_pce_matrix *mx = &j->p->m[m];
-    const fr_t *dict = j->p->dict, *w = j->w;
+    const fr_t *dict = j->p->dict, *w = j->w, *inputs = j->inputs;
+    const cs_witness *aux = j->aux;
+    const uint32_t ni = (uint32_t)j->p->num_inputs;
     fr_t *out = j->out[m];
-    uint64_t lo = (uint64_t)(item % j->blocks) * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
-    if (hi > j->p->rows)
-        hi = j->p->rows;
     for (uint64_t r = lo; r < hi; r++) {
         fr_t acc = FR_ZERO, t;
         for (uint32_t k = mx->row_ptr[r], e = mx->row_ptr[r + 1]; k < e; k++) {
-            const fr_t *x = &w[mx->col[k]];
+            uint32_t col = mx->col[k];
+            const fr_t *x = !compact ? &w[col] : col < ni ? &inputs[col] : cs_witness_at(aux, col - ni);
             if (is_zero(x))
                 continue;
             uint16_t ci = mx->coef[k];
@@ -55,18 +59,49 @@ static void eval_block(void *arg, size_t item)
     }
 }
 
+static void eval_block(void *arg, size_t item)
+{
+    const eval_job *j = arg;
+    int m = j->mats[item / j->blocks];
+    uint64_t lo = (uint64_t)(item % j->blocks) * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
+    if (hi > j->p->rows)
+        hi = j->p->rows;
+    if (j->aux)
+        eval_rows(j, m, lo, hi, true);
+    else
+        eval_rows(j, m, lo, hi, false);
+}
+
+static void run_eval(eval_job *j)
+{
+    j->blocks = (size_t)((j->p->rows + BLOCK_ROWS - 1) / BLOCK_ROWS);
+    size_t n = 0;
+    for (int m = 0; m < 3; m++)
+        if (j->out[m])
+            j->mats[n++] = m;
+    cs_par_for(n * j->blocks, j->threads, eval_block, j);
+}
+
 cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, fr_t *b, fr_t *c, unsigned threads,
                         cuzk_error *err)
 {
     if (n_w != p->num_inputs + p->num_aux)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "pce: the witness has %llu values, the PCE %llu inputs + %llu aux",
                          (unsigned long long)n_w, (unsigned long long)p->num_inputs, (unsigned long long)p->num_aux);
-    eval_job j = {.p = p, .w = w, .out = {a, b, c}, .blocks = (size_t)((p->rows + BLOCK_ROWS - 1) / BLOCK_ROWS)};
-    size_t n = 0;
-    for (int m = 0; m < 3; m++)
-        if (j.out[m])
-            j.mats[n++] = m;
-    cs_par_for(n * j.blocks, threads, eval_block, &j);
+    eval_job j = {.p = p, .w = w, .out = {a, b, c}, .threads = threads};
+    run_eval(&j);
+    return CUZK_OK;
+}
+
+cuzk_status cs_pce_eval_compact(const cs_pce *p, const fr_t *inputs, uint64_t num_inputs, const cs_witness *aux,
+                                fr_t *a, fr_t *b, fr_t *c, unsigned threads, cuzk_error *err)
+{
+    if (num_inputs != p->num_inputs || aux->n != p->num_aux)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "pce: the witness has %llu inputs + %llu aux, the PCE %llu + %llu",
+                         (unsigned long long)num_inputs, (unsigned long long)aux->n,
+                         (unsigned long long)p->num_inputs, (unsigned long long)p->num_aux);
+    eval_job j = {.p = p, .inputs = inputs, .aux = aux, .out = {a, b, c}, .threads = threads};
+    run_eval(&j);
     return CUZK_OK;
 }
 

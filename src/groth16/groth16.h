@@ -66,7 +66,7 @@ typedef struct {
  *             count zero; malloc'ed. OWNERSHIP MOVES to prove_start, which free()s them and
  *             sets the pointers to NULL before it returns (also on error).
  *   w         the full witness, n_inputs + n_aux fr_t (Montgomery), inputs first (w[0] = 1);
- *             borrowed: read during prove_start only.
+ *             borrowed: read during prove_start only. NULL with groth16_prove_start_compact.
  *   a_density, b_density  bitmaps over all n_inputs + n_aux variables (bit i of word i/64,
  *             LSB first) saying which variables have a base in params->a / params->b_*;
  *             NULL means every variable (the .zkey layout). Borrowed, read during
@@ -76,6 +76,13 @@ typedef struct {
     const fr_t *w;
     const uint64_t *a_density, *b_density;
 } groth16_assignment_t;
+
+/* A witness in compact form (cs/witness.h): the n_inputs input values (ONE first) and the
+ * aux vector of n_aux values. Borrowed, read during prove_start only. */
+typedef struct {
+    const fr_t *inputs;
+    const cs_witness *aux;
+} groth16_compact_witness_t;
 
 /* Opaque state between prove_start and prove_finish: holds A, the partial C, r, s and the
  * B-dense witness scalars (32 bytes each) for the B_G2 MSM. */
@@ -94,6 +101,17 @@ cuzk_status groth16_random_rs(fr_t *r, fr_t *s, cuzk_error *err);
  * Thread-safety: concurrent calls on distinct assignments are safe. */
 cuzk_status groth16_prove_start(const groth16_params_t *params, groth16_assignment_t *asg, const fr_t *r,
                                 const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err);
+
+/* prove_start with the witness in compact form (asg->w is ignored): the MSMs read its
+ * bitmaps and big values directly (msm_*_witness_sparse), so no per-variable scalar array
+ * is built (the plain path's 32 bytes a variable, twice), and the pending handle keeps the
+ * sparse form (3 bits a variable and the big values) instead of the B-dense scalars.
+ * The proof is the same as groth16_prove_start's on the expanded witness for the same r, s.
+ * Errors as groth16_prove_start, and CUZK_E_INVALID_ARG for an aux vector whose length is
+ * not n_aux. */
+cuzk_status groth16_prove_start_compact(const groth16_params_t *params, groth16_assignment_t *asg,
+                                        const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s,
+                                        unsigned threads, groth16_pending_t **out, cuzk_error *err);
 
 /* prove_finish: the B_G2 MSM and the assembly. Consumes and frees `pending` (also on
  * error). Errors: CUZK_E_NOMEM, msm errors. */

@@ -9,14 +9,82 @@
 #include "groth16/groth16.h"
 #include "msm/msm.h"
 
+/* The witness in sparse form over [inputs | aux] (groth16.h, compact assignments). */
+typedef struct {
+    uint64_t *ones, *big; /* nvars / 64 + 1 words each */
+    uint64_t *bigs;       /* canonical limbs of the big values, in variable order */
+    size_t n_big, n_big_inputs;
+    uint64_t *b_density;  /* a copy, for prove_finish */
+} sparse_witness;
+
 struct groth16_pending {
     const groth16_params_t *params;
     g1_jac_t a;   /* final A */
     g1_jac_t c;   /* final C */
     fr_t s;
-    uint64_t *wb; /* canonical scalars of the B-dense variables, n_b x 4 limbs */
+    uint64_t *wb; /* canonical scalars of the B-dense variables, n_b x 4 limbs (plain witness) */
     size_t n_b;
+    sparse_witness sw; /* compact witness: the B_G2 MSM reads this instead of wb */
+    size_t nvars;
 };
+
+static void sparse_free(sparse_witness *sw)
+{
+    free(sw->ones);
+    free(sw->big);
+    free(sw->bigs);
+    free(sw->b_density);
+    memset(sw, 0, sizeof *sw);
+}
+
+static msm_sparse_scalars_t sparse_view(const sparse_witness *sw, size_t first, size_t n, bool aux_only)
+{
+    msm_sparse_scalars_t v = {n, first, sw->ones, sw->big, sw->bigs, sw->n_big};
+    if (aux_only) {
+        v.big_scalars = sw->bigs + 4 * sw->n_big_inputs;
+        v.n_big = sw->n_big - sw->n_big_inputs;
+    }
+    return v;
+}
+
+/* The sparse form of a compact assignment: bitmaps over all variables, the inputs' big
+ * values then the aux's, canonical. */
+static cuzk_status make_sparse(const groth16_params_t *pp, const groth16_assignment_t *asg,
+                               const groth16_compact_witness_t *cw, sparse_witness *sw, cuzk_error *err)
+{
+    size_t ni = pp->n_inputs, na = pp->n_aux, nv = ni + na, words = nv / 64 + 1;
+    memset(sw, 0, sizeof *sw);
+    size_t in_big = 0;
+    for (size_t i = 0; i < ni; i++)
+        if (!fr_is_zero(&cw->inputs[i]) && !fr_is_one(&cw->inputs[i]))
+            in_big++;
+    sw->ones = calloc(words, sizeof *sw->ones);
+    sw->big = calloc(words, sizeof *sw->big);
+    sw->bigs = malloc((in_big + cw->aux->n_big + 1) * 4 * sizeof *sw->bigs);
+    if (asg->b_density)
+        sw->b_density = malloc(words * sizeof *sw->b_density);
+    if (!sw->ones || !sw->big || !sw->bigs || (asg->b_density && !sw->b_density)) {
+        sparse_free(sw);
+        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for the sparse witness");
+    }
+    for (size_t i = 0; i < ni; i++) {
+        const fr_t *x = &cw->inputs[i];
+        if (fr_is_one(x))
+            sw->ones[i / 64] |= 1ull << (i % 64);
+        else if (!fr_is_zero(x)) {
+            sw->big[i / 64] |= 1ull << (i % 64);
+            fr_to_limbs(sw->bigs + 4 * sw->n_big++, x);
+        }
+    }
+    sw->n_big_inputs = sw->n_big;
+    cs_bits_copy(sw->ones, ni, cw->aux->ones, na);
+    cs_bits_copy(sw->big, ni, cw->aux->big, na);
+    for (uint64_t k = 0; k < cw->aux->n_big; k++)
+        fr_to_limbs(sw->bigs + 4 * sw->n_big++, &cw->aux->vals[k]);
+    if (asg->b_density)
+        memcpy(sw->b_density, asg->b_density, words * sizeof *sw->b_density);
+    return CUZK_OK;
+}
 
 static cuzk_status random_fr(fr_t *out, cuzk_error *err)
 {
@@ -87,9 +155,13 @@ static void jac_add_affine_mul(g1_jac_t *acc, const g1_affine_t *p, const fr_t *
     jac_add_mul(acc, &pj, k);
 }
 
-static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assignment_t *asg, cuzk_error *err)
+static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assignment_t *asg,
+                                const groth16_compact_witness_t *cw, cuzk_error *err)
 {
     size_t nvars = pp->n_inputs + pp->n_aux;
+    if (cw && cw->aux->n != pp->n_aux)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "the compact witness has %llu aux values, the key %zu",
+                         (unsigned long long)cw->aux->n, pp->n_aux);
     if (g1_affine_is_infinity(&pp->vk.delta_g1) || g2_affine_is_infinity(&pp->vk.delta_g2))
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "proving key: delta is the point at infinity");
     if (pp->n_h != poly_h_len(pp->h_form, (size_t)1 << pp->log2_m))
@@ -109,15 +181,17 @@ static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assign
     return CUZK_OK;
 }
 
-cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t *asg, const fr_t *r,
-                                const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err)
+static cuzk_status prove_start(const groth16_params_t *pp, groth16_assignment_t *asg,
+                               const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s, unsigned threads,
+                               groth16_pending_t **out, cuzk_error *err)
 {
-    if (!pp || !asg || !r || !s || !out || !asg->a || !asg->b || !asg->c || !asg->w || threads == 0) {
+    if (!pp || !asg || !r || !s || !out || !asg->a || !asg->b || !asg->c || (!cw && !asg->w) ||
+        (cw && (!cw->inputs || !cw->aux)) || threads == 0) {
         if (asg)
             free_abc(asg);
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_start: NULL argument or zero threads");
     }
-    cuzk_status st = check_inputs(pp, asg, err);
+    cuzk_status st = check_inputs(pp, asg, cw, err);
     if (st) {
         free_abc(asg);
         return st;
@@ -144,30 +218,47 @@ cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t
 
     size_t nvars = pp->n_inputs + pp->n_aux;
     groth16_pending_t *p = calloc(1, sizeof *p);
-    uint64_t *wc = malloc(nvars * 4 * sizeof(uint64_t) + 1);
-    if (p)
-        p->wb = malloc(pp->n_b * 4 * sizeof(uint64_t) + 1);
-    if (!p || !wc || !p->wb) {
-        free(wc);
-        groth16_pending_free(p);
-        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for %zu witness scalars", nvars);
-    }
-    for (size_t i = 0; i < nvars; i++)
-        fr_to_limbs(wc + 4 * i, &asg->w[i]);
-    for (size_t i = 0, k = 0; i < nvars; i++)
-        if (!asg->b_density || (asg->b_density[i / 64] >> (i % 64) & 1))
-            memcpy(p->wb + 4 * k++, wc + 4 * i, 32);
+    if (!p)
+        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory");
     p->n_b = pp->n_b;
     p->params = pp;
     p->s = *s;
-
+    p->nvars = nvars;
     g1_jac_t l_sum, a_raw, b1_raw;
-    st = msm_query_g1(&l_sum, pp->l, pp->n_aux, NULL, wc + 4 * pp->n_inputs, pp->n_aux, threads, err);
-    if (!st)
-        st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, wc, nvars, threads, err);
-    if (!st)
-        st = msm_query_g1(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, wc, nvars, threads, err);
-    free(wc);
+    if (cw) {
+        /* compact witness: the MSMs read its bitmaps and big values */
+        if ((st = make_sparse(pp, asg, cw, &p->sw, err))) {
+            groth16_pending_free(p);
+            return st;
+        }
+        msm_opts_t o = {.threads = threads};
+        msm_sparse_scalars_t all = sparse_view(&p->sw, 0, nvars, false);
+        msm_sparse_scalars_t aux = sparse_view(&p->sw, pp->n_inputs, pp->n_aux, true);
+        st = msm_g1_witness_sparse(&l_sum, pp->l, pp->n_aux, NULL, &aux, &o, NULL, err);
+        if (!st)
+            st = msm_g1_witness_sparse(&a_raw, pp->a, pp->n_a, asg->a_density, &all, &o, NULL, err);
+        if (!st)
+            st = msm_g1_witness_sparse(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, &all, &o, NULL, err);
+    } else {
+        uint64_t *wc = malloc(nvars * 4 * sizeof(uint64_t) + 1);
+        p->wb = malloc(pp->n_b * 4 * sizeof(uint64_t) + 1);
+        if (!wc || !p->wb) {
+            free(wc);
+            groth16_pending_free(p);
+            return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for %zu witness scalars", nvars);
+        }
+        for (size_t i = 0; i < nvars; i++)
+            fr_to_limbs(wc + 4 * i, &asg->w[i]);
+        for (size_t i = 0, k = 0; i < nvars; i++)
+            if (!asg->b_density || (asg->b_density[i / 64] >> (i % 64) & 1))
+                memcpy(p->wb + 4 * k++, wc + 4 * i, 32);
+        st = msm_query_g1(&l_sum, pp->l, pp->n_aux, NULL, wc + 4 * pp->n_inputs, pp->n_aux, threads, err);
+        if (!st)
+            st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, wc, nvars, threads, err);
+        if (!st)
+            st = msm_query_g1(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, wc, nvars, threads, err);
+        free(wc);
+    }
     if (st) {
         groth16_pending_free(p);
         return st;
@@ -191,6 +282,24 @@ cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t
     return CUZK_OK;
 }
 
+cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t *asg, const fr_t *r,
+                                const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err)
+{
+    return prove_start(pp, asg, NULL, r, s, threads, out, err);
+}
+
+cuzk_status groth16_prove_start_compact(const groth16_params_t *pp, groth16_assignment_t *asg,
+                                        const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s,
+                                        unsigned threads, groth16_pending_t **out, cuzk_error *err)
+{
+    if (!cw) {
+        if (asg)
+            free_abc(asg);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_start_compact: no witness");
+    }
+    return prove_start(pp, asg, cw, r, s, threads, out, err);
+}
+
 cuzk_status groth16_prove_finish(groth16_pending_t *p, unsigned threads, groth16_proof_t *proof, cuzk_error *err)
 {
     if (!p || !proof || threads == 0) {
@@ -200,7 +309,13 @@ cuzk_status groth16_prove_finish(groth16_pending_t *p, unsigned threads, groth16
     const groth16_params_t *pp = p->params;
     g2_jac_t b;
     msm_opts_t opts = {.threads = threads};
-    cuzk_status st = msm_g2_witness(&b, pp->b_g2, p->n_b, NULL, p->wb, p->n_b, &opts, NULL, err);
+    cuzk_status st;
+    if (p->sw.ones) {
+        msm_sparse_scalars_t all = sparse_view(&p->sw, 0, p->nvars, false);
+        st = msm_g2_witness_sparse(&b, pp->b_g2, p->n_b, p->sw.b_density, &all, &opts, NULL, err);
+    } else {
+        st = msm_g2_witness(&b, pp->b_g2, p->n_b, NULL, p->wb, p->n_b, &opts, NULL, err);
+    }
     if (!st) {
         /* B = beta_2 + B2_raw + s delta_2 */
         g2_jac_t d;
@@ -221,12 +336,17 @@ void groth16_pending_free(groth16_pending_t *p)
     if (!p)
         return;
     free(p->wb);
+    sparse_free(&p->sw);
     free(p);
 }
 
 size_t groth16_pending_bytes(const groth16_pending_t *p)
 {
-    return p ? sizeof *p + p->n_b * 4 * sizeof(uint64_t) : 0;
+    if (!p)
+        return 0;
+    if (p->sw.ones)
+        return sizeof *p + (p->nvars / 64 + 1) * 8 * (p->sw.b_density ? 3 : 2) + p->sw.n_big * 32;
+    return sizeof *p + p->n_b * 4 * sizeof(uint64_t);
 }
 
 cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,

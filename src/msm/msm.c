@@ -61,3 +61,17 @@ cuzk_status msm_g2_witness(g2_jac_t *out, const g2_affine_t *bases, size_t nbase
     return msm_run_witness(&msm_group_g2, out, bases, sizeof *bases, nbases, n ? density : NULL,
                            scalars, n, opts, stats, err);
 }
+
+cuzk_status msm_g1_witness_sparse(g1_jac_t *out, const g1_affine_t *bases, size_t nbases,
+                                  const uint64_t *density, const msm_sparse_scalars_t *s,
+                                  const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err)
+{
+    return msm_run_witness_sparse(&msm_group_g1, out, bases, sizeof *bases, nbases, density, s, opts, stats, err);
+}
+
+cuzk_status msm_g2_witness_sparse(g2_jac_t *out, const g2_affine_t *bases, size_t nbases,
+                                  const uint64_t *density, const msm_sparse_scalars_t *s,
+                                  const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err)
+{
+    return msm_run_witness_sparse(&msm_group_g2, out, bases, sizeof *bases, nbases, density, s, opts, stats, err);
+}

@@ -151,4 +151,31 @@ cuzk_status msm_g2_witness(g2_jac_t *out, const g2_affine_t *bases, size_t nbase
                            const uint64_t *density, const uint64_t *scalars, size_t n,
                            const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
 
+/* A witness in sparse form: n scalars, scalar i being 1 when bit (first + i) of `ones` is
+ * set, the next of big_scalars (in index order, counting the `big` bits from `first`) when
+ * bit (first + i) of `big` is set, else 0. Both bitmaps cover bits [0, first + n) (LSB
+ * first) and never have the same bit set. big_scalars: canonical limbs as above, n_big of
+ * them at least as many as the big bits of the range. The form in which the Groth16 prover
+ * holds a Filecoin witness (cs/witness.h): two bits a value, full values only for the few
+ * that are neither 0 nor 1. */
+typedef struct {
+    size_t n;
+    size_t first;
+    const uint64_t *ones, *big;
+    const uint64_t *big_scalars;
+    size_t n_big;
+} msm_sparse_scalars_t;
+
+/* msm_g1_witness / msm_g2_witness over sparse scalars: the same sum, density convention,
+ * split and (normalised, bit-identical) result, without ever expanding the scalars: the
+ * ones and big scalars are listed from the bitmaps (base indices: 4 bytes per one, 36 per
+ * big value) and summed class by class. Errors as msm_g1_witness, and CUZK_E_INVALID_ARG
+ * for a scalar marked both 1 and big, fewer big_scalars than big bits, n >= 2^32. */
+cuzk_status msm_g1_witness_sparse(g1_jac_t *out, const g1_affine_t *bases, size_t nbases,
+                                  const uint64_t *density, const msm_sparse_scalars_t *s,
+                                  const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
+cuzk_status msm_g2_witness_sparse(g2_jac_t *out, const g2_affine_t *bases, size_t nbases,
+                                  const uint64_t *density, const msm_sparse_scalars_t *s,
+                                  const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
+
 #endif

@@ -75,7 +75,7 @@ static void split_density(size_t *start, size_t *base_start, unsigned k,
     }
 }
 
-static size_t density_popcount(const uint64_t *density, size_t n)
+size_t msm_density_popcount(const uint64_t *density, size_t n)
 {
     size_t total = 0;
     for (size_t wi = 0; wi < n / 64; wi++)
@@ -85,7 +85,7 @@ static size_t density_popcount(const uint64_t *density, size_t n)
     return total;
 }
 
-static int scalar_below_r(const uint64_t *s)
+int msm_scalar_below_r(const uint64_t *s)
 {
     for (int i = FR_LIMBS - 1; i >= 0; i--) {
         if (s[i] != FR_MODULUS[i])
@@ -121,7 +121,7 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
     if (n > 0 && !scalars)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "msm: scalars is NULL with n = %zu", n);
     if (density) {
-        size_t total = density_popcount(density, n);
+        size_t total = msm_density_popcount(density, n);
         if (total != nbases)
             return cuzk_fail(err, CUZK_E_INVALID_ARG,
                              "msm: density has %zu set bits among n = %zu but nbases = %zu",
@@ -130,7 +130,7 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
     if (nbases > 0 && !bases)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "msm: bases is NULL with %zu bases", nbases);
     for (size_t i = 0; i < n; i++) {
-        if (!scalar_below_r(scalars + MSM_SCALAR_LIMBS * i))
+        if (!msm_scalar_below_r(scalars + MSM_SCALAR_LIMBS * i))
             return cuzk_fail(err, CUZK_E_INVALID_ARG, "msm: scalars[%zu] >= r", i);
     }
     return CUZK_OK;
@@ -179,7 +179,7 @@ cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases
             size_t end = j + 1 < k ? start[j + 1] : n;
             u->bases = base_idx ? bases : (const unsigned char *)bases + base_start[j] * base_size;
             u->base_idx = base_idx ? base_idx + start[j] : NULL;
-            u->scalars = scalars + MSM_SCALAR_LIMBS * start[j];
+            u->scalars = scalars ? scalars + MSM_SCALAR_LIMBS * start[j] : NULL;
             u->count = end - start[j];
             u->density = density;
             u->bit0 = start[j];

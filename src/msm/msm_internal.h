@@ -24,7 +24,8 @@
  * each digit is spread over nb / max_digit buckets ("lanes"). */
 typedef struct {
     const void *bases;        /* first base of the range (g1_affine_t / g2_affine_t) */
-    const uint64_t *scalars;  /* first scalar of the range, MSM_SCALAR_LIMBS limbs each */
+    const uint64_t *scalars;  /* first scalar of the range, MSM_SCALAR_LIMBS limbs each; NULL in a
+                                 sum of ones (hi_bits == 1) over base_idx: every scalar is 1 */
     size_t count;             /* scalars in the range */
     const uint64_t *density;  /* NULL for a dense MSM */
     size_t bit0;              /* bit index of the range's first scalar in `density` */
@@ -102,6 +103,20 @@ static inline unsigned msm_scalar_bits(const uint64_t s[MSM_SCALAR_LIMBS])
     return 0;
 }
 
+/* Set bits among the first n of a density bitmap; whether s < r. */
+size_t msm_density_popcount(const uint64_t *density, size_t n);
+int msm_scalar_below_r(const uint64_t *s);
+
+/* The split t (0: none) of the witness-aware MSM: pairs of 2..t bits go to a short
+ * Pippenger, longer ones to the full one, minimising the planned cost over hist[b] = pairs
+ * of bit length b (msm_witness.c). */
+unsigned msm_witness_split(const size_t hist[256], msm_group_id id, const msm_opts_t *opts);
+
+/* The witness-aware MSM over sparse scalars (msm.h, msm_g1_witness_sparse). */
+cuzk_status msm_run_witness_sparse(const msm_group_t *group, void *out, const void *bases, size_t base_size,
+                                   size_t nbases, const uint64_t *density, const msm_sparse_scalars_t *s,
+                                   const msm_opts_t *opts, msm_witness_stats_t *stats, cuzk_error *err);
+
 /* Validation shared by both drivers: NULL pointers, density popcount == nbases, every
  * scalar < r (the message names the first bad index). */
 cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
@@ -112,7 +127,8 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
  * [lo_bits, hi_bits] (hi_bits <= 255), planned for `useful` such pairs, or, with
  * lo_bits == hi_bits == 1, the plain sum of the bases whose scalar is 1 (batch-affine
  * accumulators, no windows). With `base_idx` (density NULL) scalar i pairs with
- * bases[base_idx[i]] (a class of pairs gathered by the witness-aware MSM). Writes the sum
+ * bases[base_idx[i]] (a class of pairs gathered by the witness-aware MSM); a sum of ones over
+ * base_idx may pass scalars = NULL. Writes the sum
  * to `acc` (Jacobian, any Z, not normalised). Errors: CUZK_E_NOMEM. */
 cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
                           size_t base_size, size_t nbases, const uint64_t *density,

@@ -29,7 +29,7 @@ static void census(size_t hist[256], const uint64_t *density, const uint64_t *sc
 }
 
 /* The split t minimising the planned cost of short (2..t bits) plus full (> t bits). */
-static unsigned choose_split(const size_t hist[256], msm_group_id id, const msm_opts_t *opts)
+unsigned msm_witness_split(const size_t hist[256], msm_group_id id, const msm_opts_t *opts)
 {
     size_t above = 0;
     for (unsigned b = 2; b < 256; b++)
@@ -108,7 +108,7 @@ cuzk_status msm_run_witness(const msm_group_t *group, void *out, const void *bas
         return st;
     size_t hist[256];
     census(hist, density, scalars, n);
-    unsigned t = choose_split(hist, group->id, opts);
+    unsigned t = msm_witness_split(hist, group->id, opts);
     msm_witness_stats_t s = {.zeros = hist[0], .ones = hist[1], .small_bits = t};
     for (unsigned b = 2; b < 256; b++) {
         if (b <= t)

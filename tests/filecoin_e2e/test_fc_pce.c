@@ -52,7 +52,12 @@ static bool synth(const fc_job *job, snapshot *out)
     memcpy(out->a, ba->g.a, abc);
     memcpy(out->b, ba->g.b, abc);
     memcpy(out->c, ba->g.c, abc);
-    memcpy(out->w, ba->w, out->nv * sizeof(fr_t));
+    if (ba->compact.aux) { /* the witness in compact form (what the Filecoin jobs make) */
+        memcpy(out->w, ba->compact.inputs, pk->n_inputs * sizeof(fr_t));
+        cs_witness_expand(ba->compact.aux, out->w + pk->n_inputs);
+    } else {
+        memcpy(out->w, ba->w, out->nv * sizeof(fr_t));
+    }
     memcpy(out->ad, ba->g.a_density, words);
     memcpy(out->bd, ba->g.b_density, words);
     k->free_assignment(k->ctx, as);

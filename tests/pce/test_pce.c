@@ -154,7 +154,7 @@ static void compare(const circuit *c, const char *how, const cs_pce *pce, const 
     double t0 = now();
     fr_t *w = NULL;
     uint64_t ni = 0, na = 0;
-    bool ok = cs_init_witness(&cs, &hint) == CUZK_OK && c->synth(c->ctx, &cs, true, &err) == CUZK_OK &&
+    bool ok = cs_init_witness(&cs, &hint, 0) == CUZK_OK && c->synth(c->ctx, &cs, true, &err) == CUZK_OK &&
               cs_take_witness_packed(&cs, &w, &ni, &na) == CUZK_OK;
     cs_free(&cs);
     double t1 = now();
@@ -179,6 +179,33 @@ static void compare(const circuit *c, const char *how, const cs_pce *pce, const 
                 first = r;
         CHECK(first == UINT64_MAX, "%s (%s): %c differs from CS_PROVE first at row %llu of %llu", c->name, how,
               "abc"[m], (unsigned long long)first, (unsigned long long)rows);
+    }
+    /* the same products from the compact witness */
+    fr_t *in = NULL;
+    uint64_t cni = 0;
+    cs_witness aux = {0};
+    ok = cs_init_witness(&cs, &hint, CS_COMPACT_AUX) == CUZK_OK && c->synth(c->ctx, &cs, true, &err) == CUZK_OK &&
+         cs_take_witness_compact(&cs, &in, &cni, &aux) == CUZK_OK;
+    cs_free(&cs);
+    CHECK(ok, "%s (%s): compact witness synthesis: %s", c->name, how, err.msg);
+    if (ok) {
+        fr_t *u[3];
+        for (int m = 0; m < 3; m++)
+            u[m] = malloc(rows * sizeof(fr_t));
+        double t4 = now();
+        CHECK(cs_pce_eval_compact(pce, in, cni, &aux, u[0], u[1], u[2], 2, &err) == CUZK_OK, "%s: compact eval: %s",
+              c->name, err.msg);
+        double t5 = now();
+        for (int m = 0; m < 3; m++)
+            CHECK(!memcmp(u[m], v[m], rows * sizeof(fr_t)), "%s (%s): %c from the compact witness differs", c->name,
+                  how, "abc"[m]);
+        printf("  %s (%s): compact witness %llu bytes (plain %llu), %llu values not 0/1; products %.3f s\n", c->name,
+               how, (unsigned long long)cs_witness_bytes(&aux), (unsigned long long)(aux.n * sizeof(fr_t)),
+               (unsigned long long)aux.n_big, t5 - t4);
+        for (int m = 0; m < 3; m++)
+            free(u[m]);
+        cs_witness_free(&aux);
+        free(in);
     }
     uint64_t row = UINT64_MAX;
     bool holds = cs_pce_rows_hold(pce, v[0], v[1], v[2], 2, &row);

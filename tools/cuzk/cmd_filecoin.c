@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "common/file_io.h"
+#include "cs/pce.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 #include "engine/filecoin/fc_job.h"
@@ -26,7 +27,7 @@ static const char USAGE_C2[] =
     "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
     "              [--pce] [--threads N] [-v]\n"
     "       cuzk c2 C1FILE --check\n"
-    "       cuzk c2 C1FILE --synth-only [--partition K]\n"
+    "       cuzk c2 C1FILE --synth-only [--witness-only] [--partition K]\n"
     "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
     "  C1FILE: a PoRep commit-phase-1 output (Curio's envelope, serde JSON, or bincode).\n"
     "  c2 proves every partition (self-verified) and writes the concatenated 192-byte\n"
@@ -34,7 +35,10 @@ static const char USAGE_C2[] =
     "  mode without parameters and prints {\"partitions\",\"constraints\",\"satisfied\"};\n"
     "  verify-c2 checks PROOF with the circuit's .vk. --synth-only measures what a prover's\n"
     "  synthesis of one partition costs (a shape pass for the sizes, then the proving-mode\n"
-    "  synthesis on one thread): prints seconds, a/b/c and witness bytes and peak RSS.\n"
+    "  synthesis on one thread): prints seconds, a/b/c and witness bytes and peak RSS, and the\n"
+    "  witness-only synthesis into the compact witness the prover keeps (its bytes, the values\n"
+    "  other than 0 and 1, the PCE's size); --witness-only skips the proving-mode synthesis (no\n"
+    "  a/b/c allocated: a 32 GiB partition measures in about 1 GB).\n"
     "  Parameters: the official v28 file names in --param-cache (default: $FIL_PROOFS_PARAMETER_CACHE,\n"
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
     "  --pce: synthesize through the circuit's pre-compiled constraint evaluator in --cache-dir\n"
@@ -64,7 +68,7 @@ static const char USAGE_SNAP[] =
 typedef struct {
     const char *cmd, *usage;
     fc_job_type type;
-    bool verify, check, verbose, synth_only, pce;
+    bool verify, check, verbose, synth_only, witness_only, pce;
     uint32_t synth_partition;
     const char *out, *param_cache, *cache_dir;
     unsigned threads;
@@ -142,6 +146,8 @@ static int parse(fc_cli *c, int argc, char **argv)
             c->check = true;
         } else if (!strcmp(a, "--synth-only") && !c->verify) {
             c->synth_only = true;
+        } else if (!strcmp(a, "--witness-only") && !c->verify) {
+            c->witness_only = true;
         } else if (!strcmp(a, "--pce") && !c->verify) {
             c->pce = true;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && !c->verify) {
@@ -222,6 +228,8 @@ static int parse(fc_cli *c, int argc, char **argv)
         return usage_error(c, "%s", "give exactly one of -o PROOF (prove), --check or --synth-only");
     if (c->pce && !c->out)
         return usage_error(c, "%s", "--pce applies to proving (-o)");
+    if (c->witness_only && !c->synth_only)
+        return usage_error(c, "%s", "--witness-only goes with --synth-only");
     if (c->type != FC_JOB_POREP && !has_rp)
         return usage_error(c, "%s", "--registered-proof is required");
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
@@ -363,31 +371,59 @@ static int run_synth_only(fc_cli *c, const fc_job *job)
     while (rows < n.constraints + n.inputs)
         rows <<= 1;
     cs_prove_hint h = {rows, n.inputs, n.aux};
-    double t1 = cli_now_ms();
-    st = cs_init_prove(&cs, &h, 0);
+    /* witness only, compact: what the PCE path synthesizes and the prover keeps */
+    double tw = cli_now_ms();
+    fr_t *in = NULL;
+    uint64_t ni = 0;
+    cs_witness aux = {0};
+    st = cs_init_witness(&cs, &h, CS_COMPACT_AUX);
     if (st)
         err = cs.err;
-    else
-        st = fc_job_synthesize(job, k, &cs, &err);
-    double t_synth = cli_now_ms() - t1;
-    cs_assignment as;
-    if (!st && (st = cs_take_assignment(&cs, rows, &as)))
+    else if (!(st = fc_job_synthesize(job, k, &cs, &err)) && (st = cs_take_witness_compact(&cs, &in, &ni, &aux)))
         err = cs.err;
     cs_free(&cs);
+    double t_wit = cli_now_ms() - tw;
     if (st) {
         err.code = st;
         return cli_fail(c->cmd, &err);
     }
-    uint64_t nv = as.num_inputs + as.num_aux;
-    uint64_t abc = 3 * rows * sizeof(fr_t), wit = nv * sizeof(fr_t), dens = 2 * (nv / 64 + 1) * 8;
+    uint64_t nv = n.inputs + n.aux, abc = 3 * rows * sizeof(fr_t), wit = nv * sizeof(fr_t), dens = 2 * (nv / 64 + 1) * 8;
+    uint64_t compact = cs_witness_bytes(&aux) + ni * sizeof(fr_t), big = aux.n_big;
+    free(in);
+    cs_witness_free(&aux);
+    double t_synth = 0;
+    uint64_t a_count = 0, b_count = 0;
+    if (!c->witness_only) {
+        double t1 = cli_now_ms();
+        st = cs_init_prove(&cs, &h, 0);
+        if (st)
+            err = cs.err;
+        else
+            st = fc_job_synthesize(job, k, &cs, &err);
+        t_synth = cli_now_ms() - t1;
+        cs_assignment as;
+        if (!st && (st = cs_take_assignment(&cs, rows, &as)))
+            err = cs.err;
+        cs_free(&cs);
+        if (st) {
+            err.code = st;
+            return cli_fail(c->cmd, &err);
+        }
+        a_count = as.a_count;
+        b_count = as.b_count;
+        cs_assignment_free(&as);
+    }
     printf("{\"partition\":%u,\"constraints\":%llu,\"inputs\":%llu,\"aux\":%llu,\"domain\":%llu,"
-           "\"shape_s\":%.3f,\"synthesis_s\":%.3f,\"abc_bytes\":%llu,\"witness_bytes\":%llu,\"density_bytes\":%llu,"
-           "\"peak_rss_bytes\":%llu,\"a_dense\":%llu,\"b_dense\":%llu}\n",
-           k, (unsigned long long)as.num_constraints, (unsigned long long)as.num_inputs,
-           (unsigned long long)as.num_aux, (unsigned long long)rows, t_shape / 1e3, t_synth / 1e3,
-           (unsigned long long)abc, (unsigned long long)wit, (unsigned long long)dens, (unsigned long long)peak_rss(),
-           (unsigned long long)as.a_count, (unsigned long long)as.b_count);
-    cs_assignment_free(&as);
+           "\"shape_s\":%.3f,\"witness_s\":%.3f,\"abc_bytes\":%llu,\"witness_bytes\":%llu,"
+           "\"witness_compact_bytes\":%llu,\"witness_big\":%llu,\"density_bytes\":%llu,\"pce_bytes\":%llu",
+           k, (unsigned long long)n.constraints, (unsigned long long)n.inputs, (unsigned long long)n.aux,
+           (unsigned long long)rows, t_shape / 1e3, t_wit / 1e3, (unsigned long long)abc, (unsigned long long)wit,
+           (unsigned long long)compact, (unsigned long long)big, (unsigned long long)dens,
+           (unsigned long long)cs_pce_bytes(&n));
+    if (!c->witness_only)
+        printf(",\"synthesis_s\":%.3f,\"a_dense\":%llu,\"b_dense\":%llu", t_synth / 1e3,
+               (unsigned long long)a_count, (unsigned long long)b_count);
+    printf(",\"peak_rss_bytes\":%llu}\n", (unsigned long long)peak_rss());
     return CLI_OK;
 }
 

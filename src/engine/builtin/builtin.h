@@ -32,6 +32,9 @@
 typedef struct {
     groth16_assignment_t g; /* a/b/c owned until prove_start; g.w points at w */
     fr_t *w;                /* owned witness: n_inputs + n_aux values */
+    /* or a compact witness (g.w and w NULL; owned by whoever made the assignment): the
+     * backend then proves with groth16_prove_start_compact */
+    groth16_compact_witness_t compact;
 } builtin_assignment;
 
 /* ---- CPU backend ---- */

@@ -29,7 +29,8 @@ static cuzk_status start(void *ctx, uint32_t device, const void *params, const v
     if (st)
         return st;
     groth16_pending_t *p = NULL;
-    st = groth16_prove_start(params, &as->g, &r, &s, threads_of(ctx), &p, err);
+    st = as->compact.aux ? groth16_prove_start_compact(params, &as->g, &as->compact, &r, &s, threads_of(ctx), &p, err)
+                         : groth16_prove_start(params, &as->g, &r, &s, threads_of(ctx), &p, err);
     *pending = p;
     return st;
 }

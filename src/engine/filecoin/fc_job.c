@@ -1,5 +1,6 @@
 /* Filecoin jobs: the kind-independent part (engine plumbing, assignments, verification).
  * Contracts in fc_job.h. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,13 @@ cuzk_status fc_job_bytes32(const fc_bytes *b, const char *field, uint8_t out[32]
     return CUZK_OK;
 }
 
-/* ---- assignments: builtin_assignment plus the density bitmaps it owns ---- */
+/* ---- assignments: builtin_assignment plus the compact witness and density bitmaps it owns ---- */
 
 typedef struct {
-    builtin_assignment base; /* first: the CPU backend reads it through this type */
+    builtin_assignment base; /* first: the CPU backend reads it through this type (base.w NULL:
+                                base.compact points at the witness below) */
+    fr_t *inputs;
+    cs_witness aux;
     uint64_t *a_density, *b_density;
 } fc_assignment;
 
@@ -57,7 +61,8 @@ static void free_assignment(void *ctx, void *assignment)
     if (!as)
         return;
     release_abc(ctx, as);
-    free(as->base.w);
+    free(as->inputs);
+    cs_witness_free(&as->aux);
     free(as->a_density);
     free(as->b_density);
     free(as);
@@ -65,15 +70,62 @@ static void free_assignment(void *ctx, void *assignment)
 
 static uint64_t rows_of(const fc_job *j) { return j->hint.rows; }
 
+/* Aux values other than 0 and 1 seen per circuit (the largest share so far), for the
+ * working-set estimate: the compact witness and the prover's sparse form scale with them. */
+#define BIG_SLOTS 32
+static struct {
+    pthread_mutex_t mu;
+    char name[BIG_SLOTS][32];
+    uint64_t big[BIG_SLOTS], aux[BIG_SLOTS];
+} g_big = {PTHREAD_MUTEX_INITIALIZER, {{0}}, {0}, {0}};
+
+static void big_observe(const fc_job *j, uint64_t big, uint64_t aux)
+{
+    char name[32];
+    fc_circuit_id_name(&j->circuit, name, sizeof name);
+    pthread_mutex_lock(&g_big.mu);
+    for (int i = 0; i < BIG_SLOTS; i++) {
+        if (!g_big.name[i][0] || !strcmp(g_big.name[i], name)) {
+            memcpy(g_big.name[i], name, sizeof name);
+            if (!g_big.aux[i] || (unsigned __int128)big * g_big.aux[i] > (unsigned __int128)g_big.big[i] * aux) {
+                g_big.big[i] = big;
+                g_big.aux[i] = aux;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_big.mu);
+}
+
+/* Expected big values of a partition: the largest share seen for the circuit (plus an
+ * eighth), or half the aux before any synthesis of it. */
+static uint64_t big_expected(const fc_job *j, uint64_t aux)
+{
+    char name[32];
+    fc_circuit_id_name(&j->circuit, name, sizeof name);
+    uint64_t big = aux / 2;
+    pthread_mutex_lock(&g_big.mu);
+    for (int i = 0; i < BIG_SLOTS && g_big.name[i][0]; i++)
+        if (!strcmp(g_big.name[i], name) && g_big.aux[i])
+            big = (uint64_t)((unsigned __int128)g_big.big[i] * aux / g_big.aux[i]) + aux / 8;
+    pthread_mutex_unlock(&g_big.mu);
+    return big < aux ? big : aux;
+}
+
 static cuzk_status estimate(void *ctx, const void *input, cuzk_partition_estimate *out, cuzk_error *err)
 {
     (void)ctx, (void)err;
     const fc_job *j = input;
     const groth16_params_t *pk = fc_srs_params(j->entry);
-    uint64_t m = rows_of(j), nv = pk->n_inputs + pk->n_aux;
+    uint64_t m = rows_of(j), nv = pk->n_inputs + pk->n_aux, big = big_expected(j, pk->n_aux) + pk->n_inputs;
     out->abc_bytes = m * 3 * sizeof(fr_t);
-    /* a/b/c + witness + the prover's canonical scalar copy + B scalars + densities */
-    out->total_bytes = out->abc_bytes + nv * 2 * sizeof(fr_t) + (uint64_t)pk->n_b * 32 + nv / 4;
+    /* a/b/c; the compact witness (two bitmaps and ranks: 5 bits a variable, 32 bytes a big
+     * value) and the densities (2 bits); the prover's sparse form (3 bitmaps, the big values)
+     * with its lists (4 bytes a one, 36 a big value), which the pending handle keeps but for
+     * the lists */
+    uint64_t witness = nv * 5 / 8 + big * sizeof(fr_t) + nv / 4;
+    uint64_t prover = nv * 3 / 8 + big * 32 + nv * 4 + big * 36;
+    out->total_bytes = out->abc_bytes + witness + prover;
     return CUZK_OK;
 }
 
@@ -99,7 +151,7 @@ static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned fl
                                 cuzk_error *err)
 {
     cs_t cs;
-    cuzk_status st = cs_init_prove(&cs, &j->hint, flags);
+    cuzk_status st = cs_init_prove(&cs, &j->hint, flags | CS_COMPACT_AUX);
     if (st) {
         if (err)
             *err = cs.err;
@@ -116,10 +168,13 @@ static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned fl
         cs_assignment_free(&as);
         return st;
     }
-    fa->base.g = (groth16_assignment_t){as.a, as.b, as.c, as.w, as.a_density, as.b_density};
-    fa->base.w = as.w;
+    fa->inputs = as.inputs;
+    fa->aux = as.aux;
     fa->a_density = as.a_density;
     fa->b_density = as.b_density;
+    fa->base.g = (groth16_assignment_t){as.a, as.b, as.c, NULL, as.a_density, as.b_density};
+    fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
+    big_observe(j, fa->aux.n_big, fa->aux.n);
     return CUZK_OK;
 }
 
@@ -132,20 +187,22 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
                              cuzk_error *err)
 {
     cs_t cs;
-    cuzk_status st = cs_init_witness(&cs, &j->hint);
+    cuzk_status st = cs_init_witness(&cs, &j->hint, CS_COMPACT_AUX);
     if (st) {
         if (err)
             *err = cs.err;
         return st;
     }
-    fr_t *w = NULL;
-    uint64_t ni = 0, na = 0;
+    fr_t *inputs = NULL;
+    cs_witness aux = {0};
+    uint64_t ni = 0;
     st = j->ops->synthesize(j, &cs, partition, err);
-    if (!st && (st = cs_take_witness_packed(&cs, &w, &ni, &na)) && err)
+    if (!st && (st = cs_take_witness_compact(&cs, &inputs, &ni, &aux)) && err)
         *err = cs.err;
     cs_free(&cs);
     if (st)
         return st;
+    uint64_t na = aux.n;
     uint64_t m = rows_of(j), words = (ni + na) / 64 + 1, bad_row = 0;
     if (ni != pce->num_inputs || na != pce->num_aux || m < pce->rows)
         st = cuzk_fail(err, CUZK_E_VERIFY_FAILED,
@@ -167,7 +224,7 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
                            (unsigned long long)m);
     }
     if (!st)
-        st = cs_pce_eval(pce, w, ni + na, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), err);
+        st = cs_pce_eval_compact(pce, inputs, ni, &aux, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), err);
     if (!st && !cs_pce_rows_hold(pce, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), &bad_row))
         st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "partition %u: the PCE's a/b/c fail constraint %llu", partition,
                        (unsigned long long)bad_row);
@@ -176,17 +233,21 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
             free(v[k]);
         free(ad);
         free(bd);
-        free(w);
+        free(inputs);
+        cs_witness_free(&aux);
         return st;
     }
     for (int k = 0; k < 3; k++)
         memset(v[k] + pce->rows, 0, (size_t)(m - pce->rows) * sizeof(fr_t));
     memcpy(ad, pce->a_density, words * 8);
     memcpy(bd, pce->b_density, words * 8);
-    fa->base.g = (groth16_assignment_t){v[0], v[1], v[2], w, ad, bd};
-    fa->base.w = w;
+    fa->inputs = inputs;
+    fa->aux = aux;
     fa->a_density = ad;
     fa->b_density = bd;
+    fa->base.g = (groth16_assignment_t){v[0], v[1], v[2], NULL, ad, bd};
+    fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
+    big_observe(j, aux.n_big, aux.n);
     return CUZK_OK;
 }
 
