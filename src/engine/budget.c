@@ -1,5 +1,7 @@
 #include "engine/budget.h"
 
+#include <string.h>
+
 #include "engine/log.h"
 
 struct cuzk_budget_waiter {
@@ -21,6 +23,8 @@ cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_ga
     b->head = b->tail = NULL;
     b->waiting = 0;
     b->used_gauge = used_gauge;
+    b->releases = 0;
+    b->n_reclaim = 0;
     return CUZK_OK;
 }
 
@@ -29,6 +33,48 @@ void cuzk_budget_destroy(cuzk_budget *b)
     pthread_cond_destroy(&b->cv);
     pthread_mutex_destroy(&b->mu);
 }
+
+cuzk_status cuzk_budget_add_reclaimer(cuzk_budget *b, cuzk_budget_reclaim_fn fn, void *ctx, cuzk_error *err)
+{
+    pthread_mutex_lock(&b->mu);
+    bool ok = b->n_reclaim < CUZK_BUDGET_MAX_RECLAIMERS;
+    if (ok) {
+        b->reclaim[b->n_reclaim].fn = fn;
+        b->reclaim[b->n_reclaim].ctx = ctx;
+        b->n_reclaim++;
+    }
+    pthread_mutex_unlock(&b->mu);
+    return ok ? CUZK_OK
+              : cuzk_fail(err, CUZK_E_INVALID_ARG, "memory budget: at most %d reclaimers",
+                          CUZK_BUDGET_MAX_RECLAIMERS);
+}
+
+void cuzk_budget_remove_reclaimer(cuzk_budget *b, cuzk_budget_reclaim_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&b->mu);
+    for (size_t i = 0; i < b->n_reclaim; i++)
+        if (b->reclaim[i].fn == fn && b->reclaim[i].ctx == ctx) {
+            memmove(&b->reclaim[i], &b->reclaim[i + 1], (b->n_reclaim - i - 1) * sizeof b->reclaim[0]);
+            b->n_reclaim--;
+            break;
+        }
+    pthread_mutex_unlock(&b->mu);
+}
+
+uint64_t cuzk_budget_reclaim(cuzk_budget *b, uint64_t want)
+{
+    pthread_mutex_lock(&b->mu);
+    size_t n = b->n_reclaim;
+    __typeof__(b->reclaim[0]) r[CUZK_BUDGET_MAX_RECLAIMERS];
+    memcpy(r, b->reclaim, n * sizeof r[0]);
+    pthread_mutex_unlock(&b->mu);
+    uint64_t freed = 0;
+    for (size_t i = 0; i < n && freed < want; i++)
+        freed += r[i].fn(r[i].ctx, want - freed);
+    return freed;
+}
+
+uint64_t cuzk_budget_total(const cuzk_budget *b) { return b->total; }
 
 static void unlink_waiter(cuzk_budget *b, cuzk_budget_waiter *w)
 {
@@ -54,6 +100,7 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
     if (bytes == 0)
         return CUZK_OK;
     cuzk_budget_waiter w = {.next = NULL};
+    uint64_t reclaimed_at = UINT64_MAX;
     pthread_mutex_lock(&b->mu);
     if (b->tail)
         b->tail->next = &w;
@@ -70,6 +117,15 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
         }
         if (b->head == &w && b->used + bytes <= b->total)
             break;
+        if (b->head == &w && b->n_reclaim && b->releases != reclaimed_at) {
+            /* idle cached data gives way to the pipeline; asked again only after a release */
+            reclaimed_at = b->releases;
+            uint64_t want = b->used + bytes - b->total;
+            pthread_mutex_unlock(&b->mu);
+            cuzk_budget_reclaim(b, want);
+            pthread_mutex_lock(&b->mu);
+            continue;
+        }
         pthread_cond_wait(&b->cv, &b->mu);
     }
     b->used += bytes;
@@ -110,6 +166,7 @@ void cuzk_budget_release(cuzk_budget *b, uint64_t bytes)
     }
     if (b->used_gauge)
         cuzk_gauge_add(b->used_gauge, -(int64_t)bytes);
+    b->releases++;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
 }

@@ -26,6 +26,14 @@
 
 typedef struct cuzk_budget_waiter cuzk_budget_waiter;
 
+/* A cache that holds budget bytes for idle data (parameters, PCEs) and can give them back:
+ * releases (with cuzk_budget_release) idle items until about `want` bytes are freed, and
+ * returns the bytes it released (0 when nothing is idle). Called without the budget's lock
+ * held, from whichever thread needs the room; it must not itself wait on the budget. */
+typedef uint64_t (*cuzk_budget_reclaim_fn)(void *ctx, uint64_t want);
+
+#define CUZK_BUDGET_MAX_RECLAIMERS 4
+
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -34,6 +42,12 @@ typedef struct {
     cuzk_budget_waiter *head, *tail; /* FIFO of blocked acquires; guarded by mu */
     size_t waiting;                  /* length of that FIFO; guarded by mu */
     cuzk_gauge *used_gauge;          /* optional mirror of `used` (with its peak) */
+    uint64_t releases;               /* count of releases (a reclaim is retried only after one) */
+    struct {
+        cuzk_budget_reclaim_fn fn;
+        void *ctx;
+    } reclaim[CUZK_BUDGET_MAX_RECLAIMERS]; /* guarded by mu */
+    size_t n_reclaim;
 } cuzk_budget;
 
 /* Create a budget of `total` bytes (>= 1). `used_gauge` may be NULL. Errors:
@@ -41,6 +55,20 @@ typedef struct {
 cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_gauge, cuzk_error *err);
 /* Destroy; nothing may be waiting. */
 void cuzk_budget_destroy(cuzk_budget *b);
+
+/* Register a cache that can free idle bytes (see cuzk_budget_reclaim_fn). A blocked acquire
+ * at the head of the FIFO that does not fit asks the reclaimers for the missing bytes
+ * before it waits (again after each release), so idle cached data never holds up a
+ * partition. Errors: CUZK_E_INVALID_ARG when CUZK_BUDGET_MAX_RECLAIMERS are registered.
+ * Remove it (cuzk_budget_remove_reclaimer) before the cache goes away, while no acquire
+ * runs (at shutdown). */
+cuzk_status cuzk_budget_add_reclaimer(cuzk_budget *b, cuzk_budget_reclaim_fn fn, void *ctx, cuzk_error *err);
+void cuzk_budget_remove_reclaimer(cuzk_budget *b, cuzk_budget_reclaim_fn fn, void *ctx);
+/* Ask every reclaimer, in registration order, for `want` bytes until that many are freed;
+ * returns the bytes freed. Call without holding any lock a reclaimer takes. */
+uint64_t cuzk_budget_reclaim(cuzk_budget *b, uint64_t want);
+/* The fixed total. */
+uint64_t cuzk_budget_total(const cuzk_budget *b);
 
 /* Reserve `bytes`, blocking (FIFO) until they fit. Returns CUZK_OK (reserved),
  * CUZK_E_NOMEM with a message when bytes > total (can never fit), or CUZK_E_CANCELLED

@@ -65,6 +65,7 @@ typedef struct {
                                      (default true) */
     bool srs_pce;                 /* pce: Filecoin partitions through pre-compiled constraint
                                      evaluators in cache_dir (default true) */
+    bool srs_lock_memory;         /* lock_memory: mlock resident (HOT) parameters (default false) */
     /* [memory] */
     bool memory_auto;             /* total_budget = "auto" (default) */
     uint64_t total_budget;        /* bytes, when !memory_auto */

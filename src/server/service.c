@@ -305,12 +305,6 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return st;
     }
-    fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,
-                        cfg->synthesis_threads ? cfg->synthesis_threads : cpus};
-    if ((st = fc_srs_create(&sc, &s->fc_srs, err))) {
-        cuzk_service_destroy(s);
-        return st;
-    }
     cuzk_engine_config ec;
     cuzk_engine_config_default(&ec);
     ec.partition_workers = cfg->partition_workers;
@@ -327,11 +321,24 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return st;
     }
+    /* the parameters are charged to the engine's budget (idle ones give way to partitions
+     * and to other circuits' parameters) */
+    fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,
+                        cfg->synthesis_threads ? cfg->synthesis_threads : cpus, cuzk_engine_budget(s->engine),
+                        cfg->srs_lock_memory};
+    if ((st = fc_srs_create(&sc, &s->fc_srs, err))) {
+        cuzk_engine_destroy(s->engine);
+        s->engine = NULL;
+        cuzk_service_destroy(s);
+        return st;
+    }
     if (cfg->srs_pce) {
         /* PCEs next to the point caches, recorded in the background by the first proof of a
          * circuit, charged to the engine's budget without ever waiting for it */
         fc_pce_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
         if ((st = fc_pce_create(&pc, &s->fc_pce, err))) {
+            fc_srs_destroy(s->fc_srs);
+            s->fc_srs = NULL;
             cuzk_engine_destroy(s->engine);
             s->engine = NULL;
             cuzk_service_destroy(s);
@@ -341,6 +348,8 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     if (pthread_create(&s->collector, NULL, collector_main, s)) {
         fc_pce_destroy(s->fc_pce);
         s->fc_pce = NULL;
+        fc_srs_destroy(s->fc_srs);
+        s->fc_srs = NULL;
         cuzk_engine_destroy(s->engine);
         s->engine = NULL;
         cuzk_service_destroy(s);
@@ -362,12 +371,7 @@ void cuzk_service_destroy(cuzk_service *s)
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_join(s->collector, NULL);
-        /* the PCEs go back to the budget before it goes: no partition may hold one then */
-        if (s->fc_pce) {
-            cuzk_engine_wait_idle(s->engine, -1, NULL);
-            fc_pce_destroy(s->fc_pce);
-        }
-        cuzk_engine_destroy(s->engine);
+        cuzk_engine_wait_idle(s->engine, -1, NULL);
     }
     for (size_t b = 0; b < SVC_HASH; b++)
         for (svc_job *j = s->table[b], *n; j; j = n) {
@@ -376,6 +380,11 @@ void cuzk_service_destroy(cuzk_service *s)
                 cuzk_registry_release(s->registry, j->circuit);
             job_free(j);
         }
+    /* the PCEs and parameters go back to the budget before it goes: no job holds one now */
+    fc_pce_destroy(s->fc_pce);
+    fc_srs_destroy(s->fc_srs);
+    if (s->engine)
+        cuzk_engine_destroy(s->engine);
     for (size_t b = 0; b < SVC_STAGE_HASH; b++)
         for (svc_stage *st = s->stages[b], *n; st; st = n) {
             n = st->next;
@@ -383,7 +392,6 @@ void cuzk_service_destroy(cuzk_service *s)
         }
     free(s->active);
     cuzk_registry_destroy(s->registry);
-    fc_srs_destroy(s->fc_srs);
     cuzk_metrics_free(&s->metrics);
     pthread_mutex_destroy(&s->stage_mu);
     pthread_mutex_destroy(&s->mu);
@@ -505,6 +513,7 @@ static int fc_status_code(cuzk_status st)
     case CUZK_E_IO: return GRPC_STATUS_FAILED_PRECONDITION;
     case CUZK_E_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
     case CUZK_E_INTERNAL: return GRPC_STATUS_INTERNAL;
+    case CUZK_E_CANCELLED: return GRPC_STATUS_CANCELLED;
     default: return GRPC_STATUS_INVALID_ARGUMENT;
     }
 }
@@ -512,9 +521,28 @@ static int fc_status_code(cuzk_status st)
 static fc_bytes pb_bytes(ProtobufCBinaryData b) { return (fc_bytes){b.data, b.len}; }
 
 /* Parse, validate and bind a Filecoin request (outside the lock). */
+typedef struct {
+    cuzk_service *s;
+    svc_job *job;
+} submit_abort_ctx;
+
+/* A SUBMITTING job waiting for budget room for its parameters gives up once CancelProof or
+ * the shutdown drain has marked it. */
+static bool submit_aborted(void *ctx)
+{
+    submit_abort_ctx *a = ctx;
+    pthread_mutex_lock(&a->s->mu);
+    bool c = a->job->cancel_requested;
+    pthread_mutex_unlock(&a->s->mu);
+    return c;
+}
+
 static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuzk__V1__SubmitProofRequest *req)
 {
     fc_job_request r = {0};
+    submit_abort_ctx actx = {s, job};
+    r.abort = submit_aborted;
+    r.abort_ctx = &actx;
     r.type = (fc_job_type)req->proof_kind;
     r.vanilla_proof = pb_bytes(req->vanilla_proof);
     fc_bytes *v = NULL;

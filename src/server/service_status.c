@@ -136,6 +136,7 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         snprintf(d->name, sizeof d->name, "%s", fs[i].name);
         d->loaded = fs[i].loaded;
         d->load_failed = fs[i].failed && !fs[i].loaded;
+        d->warm = fs[i].tier == FC_SRS_WARM;
         snprintf(d->load_error, sizeof d->load_error, "%s", d->load_failed ? fs[i].error : "");
         d->size_bytes = fs[i].size_bytes;
         d->ref_count = fs[i].ref_count;
@@ -199,6 +200,7 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
         e->circuit_id = dup_or_empty(sn.srs[i].name);
         e->tier = sn.srs[i].loaded        ? CUZK__V1__SRSSTATUS__TIER__HOT
                   : sn.srs[i].load_failed ? CUZK__V1__SRSSTATUS__TIER__FAILED
+                  : sn.srs[i].warm        ? CUZK__V1__SRSSTATUS__TIER__WARM
                                           : CUZK__V1__SRSSTATUS__TIER__COLD;
         if (sn.srs[i].load_failed)
             e->load_error = dup_or_empty(sn.srs[i].load_error);
@@ -386,7 +388,7 @@ char *cuzk_service_status_json(cuzk_service *s)
     for (size_t i = 0; i < sn.n_srs; i++) {
         const cuzk_srs_entry *e = &sn.srs[i];
         json_t *o = json_pack("{s:s,s:s,s:I,s:i,s:f,s:b}", "circuit_id", e->name, "tier",
-                              e->loaded ? "hot" : e->load_failed ? "failed" : "cold", "bytes", (json_int_t)e->size_bytes,
+                              e->loaded ? "hot" : e->load_failed ? "failed" : e->warm ? "warm" : "cold", "bytes", (json_int_t)e->size_bytes,
                               "ref_count", e->ref_count, "last_used_secs_ago", e->idle_ms / 1e3, "evictable",
                               e->loaded && e->ref_count == 0);
         if (o && e->load_failed)

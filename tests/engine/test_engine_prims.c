@@ -391,6 +391,86 @@ static void test_budget(void)
     cuzk_budget_destroy(&b);
 }
 
+/* A cache of idle items for the reclaim test: `held` bytes charged to the budget, given
+ * back in `unit` steps when asked; counts the calls. */
+typedef struct {
+    cuzk_budget *b;
+    uint64_t held, unit;
+    atomic_int calls;
+} idle_cache;
+
+static uint64_t idle_reclaim(void *ctx, uint64_t want)
+{
+    idle_cache *c = ctx;
+    atomic_fetch_add(&c->calls, 1);
+    uint64_t freed = 0;
+    while (freed < want && c->held) {
+        uint64_t n = c->unit < c->held ? c->unit : c->held;
+        c->held -= n;
+        freed += n;
+        cuzk_budget_release(c->b, n);
+    }
+    return freed;
+}
+
+/* Idle cached bytes give way to a blocked acquire: only the missing bytes are reclaimed,
+ * in registration order; with nothing idle the acquire waits for a release (no spinning
+ * reclaims in between); removed reclaimers are not called. */
+static void test_budget_reclaim(void)
+{
+    cuzk_budget b;
+    cuzk_error err = {0};
+    CHECK(cuzk_budget_init(&b, 1000, NULL, &err) == CUZK_OK, "reclaim: init %s", err.msg);
+    idle_cache c1 = {&b, 300, 100, 0}, c2 = {&b, 400, 100, 0};
+    CHECK(cuzk_budget_try_acquire(&b, 700), "reclaim: charge the caches");
+    CHECK(cuzk_budget_add_reclaimer(&b, idle_reclaim, &c1, &err) == CUZK_OK &&
+              cuzk_budget_add_reclaimer(&b, idle_reclaim, &c2, &err) == CUZK_OK,
+          "reclaim: add %s", err.msg);
+    /* 500 more need 200 freed: c1 gives 200 of its 300, c2 is not needed */
+    cuzk_status st = cuzk_budget_acquire(&b, 500, NULL, NULL, &err);
+    CHECK(st == CUZK_OK && cuzk_budget_used(&b) == 1000 && c1.held == 100 && c2.held == 400,
+          "reclaim: want c1 -> 100, c2 400, used 1000; got %s, c1 %llu, c2 %llu, used %llu", cuzk_status_name(st),
+          (unsigned long long)c1.held, (unsigned long long)c2.held, (unsigned long long)cuzk_budget_used(&b));
+    /* 400 more: c1's last 100 and 300 of c2 */
+    st = cuzk_budget_acquire(&b, 400, NULL, NULL, &err);
+    CHECK(st == CUZK_OK && c1.held == 0 && c2.held == 100 && cuzk_budget_used(&b) == 1000,
+          "reclaim: second acquire %s, c1 %llu, c2 %llu", cuzk_status_name(st), (unsigned long long)c1.held,
+          (unsigned long long)c2.held);
+    /* nothing idle left that suffices: 200 more frees c2's 100 and then waits for a release */
+    int calls_before = atomic_load(&c1.calls) + atomic_load(&c2.calls);
+    pthread_t t;
+    budget_arg a;
+    budget_start(&t, &a, &b, 200);
+    bool queued = false;
+    for (int i = 0; i < 2000 && !queued; i++) { /* c2's 100 reclaimed, then queued */
+        queued = cuzk_budget_waiting(&b) == 1 && cuzk_budget_used(&b) == 900;
+        if (!queued)
+            usleep(1000);
+    }
+    CHECK(queued, "reclaim: the acquire did not queue");
+    usleep(50000);
+    int calls_waiting = atomic_load(&c1.calls) + atomic_load(&c2.calls);
+    /* one round that frees c2's 100, one that finds nothing (2 caches each), then no more */
+    CHECK(c2.held == 0 && calls_waiting - calls_before <= 4, "reclaim: %d reclaim calls while waiting (want <= 4)",
+          calls_waiting - calls_before);
+    cuzk_budget_release(&b, 100); /* the 900 acquired above: 100 back makes room (1000 - 900 + 100) */
+    pthread_join(t, NULL);
+    CHECK(a.st == CUZK_OK && cuzk_budget_used(&b) == 1000, "reclaim: waiter %s used %llu", cuzk_status_name(a.st),
+          (unsigned long long)cuzk_budget_used(&b));
+    /* removed reclaimers are not asked; a cache limit is reported */
+    cuzk_budget_remove_reclaimer(&b, idle_reclaim, &c1);
+    cuzk_budget_remove_reclaimer(&b, idle_reclaim, &c2);
+    int calls_after = atomic_load(&c1.calls) + atomic_load(&c2.calls);
+    CHECK(cuzk_budget_reclaim(&b, 100) == 0 && atomic_load(&c1.calls) + atomic_load(&c2.calls) == calls_after,
+          "reclaim: a removed reclaimer was called");
+    for (int i = 0; i < CUZK_BUDGET_MAX_RECLAIMERS; i++)
+        cuzk_budget_add_reclaimer(&b, idle_reclaim, &c1, &err);
+    CHECK(cuzk_budget_add_reclaimer(&b, idle_reclaim, &c1, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "at most"),
+          "reclaim: limit not reported: %s", err.msg);
+    cuzk_budget_release(&b, 1000);
+    cuzk_budget_destroy(&b);
+}
+
 static void test_sizes(void)
 {
     static const struct {
@@ -513,6 +593,7 @@ int main(void)
     test_channel();
     test_semaphore();
     test_budget();
+    test_budget_reclaim();
     test_sizes();
     test_meminfo();
     test_gauges_and_names();

@@ -12,10 +12,14 @@ the repository's .proto), with test-only parameters:
     COMPLETED, each proof accepted by the CLI verifier; bad randomness / commitments /
     vanilla proofs answered INVALID_ARGUMENT;
   - GetStatus lists the parameters (porep-8m, HOT, ref_count 0 once done), EvictSRS frees
-    them, PreloadSRS loads them back; a daemon without parameters answers
+    them, PreloadSRS loads them back;
+  - a memory budget that holds porep-2k or snap-2k but not both: alternating jobs all
+    complete, the idle circuit's parameters go WARM, the budget holds only the HOT ones,
+    EvictSRS leaves COLD with nothing charged; parameters larger than the whole budget are
+    refused (RESOURCE_EXHAUSTED naming the sizes); a daemon without parameters answers
     FAILED_PRECONDITION naming the file and `cuzk params gen`.
 Prints "N passed, N failed"."""
-import argparse, base64, json, os, subprocess, sys
+import argparse, base64, json, os, subprocess, sys, threading, time
 
 import grpc
 
@@ -178,6 +182,78 @@ check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla_proofs" in msg, "no 
 st = c.call("GetStatus", pb.GetStatusRequest())
 names = {x.circuit_id for x in st.loaded_srs if x.tier == pb.SRSStatus.HOT}
 check({"porep-2k", "winning-2k", "wpost-2k", "snap-2k"} <= names, "loaded SRS: %s" % names)
+
+# Parameters on the memory budget: a budget that holds either porep-2k or snap-2k with a
+# partition's working set, never both. Alternating jobs of the two circuits, submitted at
+# once, all complete: the parameters of an idle circuit leave (WARM) when the other needs
+# the room, those in use are never unloaded, and the counters end at zero.
+sizes = {x.circuit_id: x.size_bytes for x in st.loaded_srs if x.circuit_id in ("porep-2k", "snap-2k")}
+check(len(sizes) == 2 and all(sizes.values()), "sizes of porep-2k / snap-2k: %s" % sizes)
+total = sum(sizes.values()) - (1 << 20)
+nopce = '[srs]\npce = false\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, os.path.join(lib.TMP, "cache"))
+d3 = Daemon("fc-budget", "unix://%s/fc3.sock" % lib.TMP, nopce + '[memory]\ntotal_budget = "%d"\n' % total,
+            max_message="64MiB")
+c3 = Client(d3.target)
+jobs = [pb.SubmitProofRequest(request_id="b-porep-%d" % i, proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env,
+                              miner_id=1000, sector_number=1, sector_size=2048) if i % 2 == 0 else
+        pb.SubmitProofRequest(request_id="b-snap-%d" % i, proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=0,
+                              vanilla_proofs=blobs(snap), **commits) for i in range(4)]
+results = [None] * len(jobs)
+
+
+def run_job(i):
+    try:
+        results[i] = Client(d3.target).call("Prove", pb.ProveRequest(submit=jobs[i]), timeout=1200).result.status
+    except grpc.RpcError as e:
+        results[i] = e.code()
+
+
+t_budget = time.time()
+ths = [threading.Thread(target=run_job, args=(i,)) for i in range(len(jobs))]
+for t in ths:
+    t.start()
+    time.sleep(0.3)  # submission order porep, snap, porep, snap
+for t in ths:
+    t.join()
+check(all(r == pb.AwaitProofResponse.COMPLETED for r in results), "alternating jobs under the budget: %s" % results)
+print("budget: 4 alternating jobs in %.1f s" % (time.time() - t_budget))
+
+
+def fc_idle(cl):
+    """No job or partition in flight, and the budget holds only the HOT parameters."""
+    s3 = cl.call("GetStatus", pb.GetStatusRequest())
+    p = s3.pipeline
+    return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
+            p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
+            p.permits_held) == 0 and p.memory_used_bytes == sum(
+                x.size_bytes for x in s3.loaded_srs if x.tier == pb.SRSStatus.HOT)
+
+
+deadline = time.time() + 60
+while not fc_idle(c3) and time.time() < deadline:
+    time.sleep(0.1)
+check(fc_idle(c3), "counters at zero after the alternating jobs, the budget holding only the HOT parameters")
+st3 = c3.call("GetStatus", pb.GetStatusRequest())
+tiers = {x.circuit_id: (pb.SRSStatus.Tier.Name(x.tier), x.ref_count, x.size_bytes) for x in st3.loaded_srs}
+hot = [k for k, v in tiers.items() if v[0] == "HOT"]
+check(len(hot) == 1 and {tiers[k][0] for k in sizes if k not in hot} == {"WARM"} and
+      all(v[1] == 0 for v in tiers.values()), "tiers after alternating: %s" % tiers)
+check(st3.pipeline.memory_used_bytes == sum(tiers[k][2] for k in hot) and st3.pipeline.memory_limit_bytes == total,
+      "budget holds the HOT parameters only: used %d of %d, %s" % (st3.pipeline.memory_used_bytes,
+                                                                   st3.pipeline.memory_limit_bytes, tiers))
+check(d3.logtext().count("unloaded for") >= 1, "the log names the unloads")
+ev = c3.call("EvictSRS", pb.EvictSrsRequest(circuit_id=hot[0]))
+st3 = c3.call("GetStatus", pb.GetStatusRequest())
+check(ev.was_loaded and st3.pipeline.memory_used_bytes == 0 and
+      [pb.SRSStatus.Tier.Name(x.tier) for x in st3.loaded_srs if x.circuit_id == hot[0]] == ["COLD"],
+      "EvictSRS frees the budget and leaves COLD: %s" % st3.loaded_srs)
+# parameters larger than the whole budget: refused at once, naming both sizes
+d4 = Daemon("fc-small", "unix://%s/fc4.sock" % lib.TMP, nopce + '[memory]\ntotal_budget = "%d"\n' % sizes["snap-2k"],
+            max_message="64MiB")
+code, msg = Client(d4.target).code("Prove", pb.ProveRequest(submit=jobs[0]))
+check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "whole memory budget" in msg and str(sizes["porep-2k"]) in msg,
+      "parameters over the budget: %s %r" % (code, msg))
+check(d3.stop() == 0 and d4.stop() == 0, "budget daemons stop cleanly")
 
 # a daemon whose parameter directory lacks the files
 empty = os.path.join(lib.TMP, "no-params")

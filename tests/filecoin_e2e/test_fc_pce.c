@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     }
     char cache[512];
     snprintf(cache, sizeof cache, "%s/points", g_scratch);
-    fc_srs_config sc = {argv[2], cache, false, false, 2};
+    fc_srs_config sc = {.param_cache = argv[2], .cache_dir = cache, .threads = 2};
     fc_srs *srs = NULL;
     fc_job *job = NULL;
     fc_job_request req = {.type = FC_JOB_POREP, .vanilla_proof = {c1.data, c1.len}};

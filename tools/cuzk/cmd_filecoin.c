@@ -565,7 +565,7 @@ static int run(fc_cli *c, int argc, char **argv)
     fc_srs *srs = NULL;
     fc_job *job = NULL;
     if (!st && !c->check && !c->synth_only) {
-        fc_srs_config sc = {c->param_cache, c->cache_dir, false, false, c->threads};
+        fc_srs_config sc = {.param_cache = c->param_cache, .cache_dir = c->cache_dir, .threads = c->threads};
         st = fc_srs_create(&sc, &srs, &err);
     }
     double t0 = cli_now_ms();

@@ -359,7 +359,7 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
     if (!st && srs) {
         uint64_t ms;
         j->srs = srs;
-        st = fc_srs_acquire(srs, &j->circuit, &j->entry, &ms, err);
+        st = fc_srs_acquire(srs, &j->circuit, req->abort, req->abort_ctx, &j->entry, &ms, err);
         if (!st) {
             const groth16_params_t *pk = fc_srs_params(j->entry);
             j->hint = (cs_prove_hint){(uint64_t)1 << pk->log2_m, pk->n_inputs, pk->n_aux};

@@ -80,6 +80,10 @@ typedef struct {
     /* Only the public side is given, for verification (SnapDeals may then omit its vanilla
      * proofs; the job can verify but not synthesize). */
     bool verify_only;
+    /* While fc_job_create waits for memory budget room for the parameters (fc_srs_acquire),
+     * abort(abort_ctx) true gives up with CUZK_E_CANCELLED; abort may be NULL. */
+    cuzk_abort_fn abort;
+    void *abort_ctx;
 } fc_job_request;
 
 typedef struct fc_job fc_job;

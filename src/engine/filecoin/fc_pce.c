@@ -60,6 +60,28 @@ const char *fc_pce_state_name(fc_pce_state s)
     return "unknown";
 }
 
+static void unload(fc_pce_mgr *m, fc_pce_entry *e);
+
+/* The budget's reclaimer: unmap ready PCEs that no partition holds (they map again from
+ * their file on the next use). */
+static uint64_t reclaim(void *ctx, uint64_t want)
+{
+    fc_pce_mgr *m = ctx;
+    uint64_t freed = 0;
+    pthread_mutex_lock(&m->mu);
+    for (fc_pce_entry *e = m->entries; e && freed < want; e = e->next) {
+        if (e->state != FC_PCE_READY || e->refs || !e->charged)
+            continue;
+        freed += e->charged;
+        cuzk_log(CUZK_LOG_INFO, "pce: %s idle, unmapped for room in the memory budget (%llu bytes)", e->id.circuit,
+                 (unsigned long long)e->charged);
+        unload(m, e);
+        e->state = FC_PCE_ABSENT;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return freed;
+}
+
 cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error *err)
 {
     *out = NULL;
@@ -76,6 +98,14 @@ cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error
     m->eval_threads = cfg->eval_threads ? cfg->eval_threads : 1;
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->cv, NULL);
+    if (m->budget) {
+        cuzk_status st = cuzk_budget_add_reclaimer(m->budget, reclaim, m, err);
+        if (st) {
+            m->budget = NULL;
+            fc_pce_destroy(m);
+            return st;
+        }
+    }
     *out = m;
     return CUZK_OK;
 }
@@ -93,6 +123,8 @@ void fc_pce_destroy(fc_pce_mgr *m)
     if (!m)
         return;
     fc_pce_wait_idle(m);
+    if (m->budget)
+        cuzk_budget_remove_reclaimer(m->budget, reclaim, m);
     for (fc_pce_entry *e = m->entries, *n; e; e = n) {
         n = e->next;
         unload(m, e);

@@ -5,18 +5,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
 #include "engine/filecoin/fc_srs.h"
+#include "engine/log.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
 struct fc_srs_entry {
     fc_circuit_id id;
     bool loaded, loading, failed;
+    bool warm;        /* unloaded by a budget reclaim (point cache on disk, likely in page cache) */
+    bool locked;      /* mlock'ed */
+    uint64_t charged; /* budget bytes held for the mapping */
     char error[256];
     uint32_t refs;
     double released_at;
@@ -29,10 +34,17 @@ struct fc_srs {
     char *param_cache, *cache_dir;
     bool verify_digests, verify_checksums;
     unsigned threads;
+    cuzk_budget *budget;
+    bool lock;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv; /* a load ended, or an entry was released (room may be reclaimable) */
     fc_srs_entry *entries;
 };
+
+const char *fc_srs_tier_name(fc_srs_tier t)
+{
+    return t == FC_SRS_HOT ? "hot" : t == FC_SRS_WARM ? "warm" : "cold";
+}
 
 static double now_ms(void)
 {
@@ -54,6 +66,46 @@ static char *default_cache_dir(void)
     return strdup(buf);
 }
 
+/* With mu held (or at destroy): unmap e and return its charge. */
+static void unload(fc_srs *m, fc_srs_entry *e)
+{
+    if (e->locked && e->mp.map)
+        munlock(e->mp.map, e->mp.map_len);
+    groth16_mapped_params_close(&e->mp);
+    if (m->budget && e->charged)
+        cuzk_budget_release(m->budget, e->charged);
+    e->charged = 0;
+    e->locked = false;
+    e->loaded = false;
+}
+
+/* The budget's reclaimer: unload idle HOT entries, least recently released first, until
+ * `want` bytes are freed. They become WARM. */
+static uint64_t reclaim(void *ctx, uint64_t want)
+{
+    fc_srs *m = ctx;
+    uint64_t freed = 0;
+    pthread_mutex_lock(&m->mu);
+    while (freed < want) {
+        fc_srs_entry *lru = NULL;
+        for (fc_srs_entry *e = m->entries; e; e = e->next)
+            if (e->loaded && !e->refs && e->charged && (!lru || e->released_at < lru->released_at))
+                lru = e;
+        if (!lru)
+            break;
+        char name[32];
+        fc_circuit_id_name(&lru->id, name, sizeof name);
+        uint64_t n = lru->charged;
+        cuzk_log(CUZK_LOG_INFO, "srs: %s idle, unloaded for %llu bytes of the memory budget (%llu bytes freed)", name,
+                 (unsigned long long)want, (unsigned long long)n);
+        unload(m, lru);
+        lru->warm = true;
+        freed += n;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return freed;
+}
+
 cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *err)
 {
     *out = NULL;
@@ -73,9 +125,24 @@ cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *er
         m->verify_digests = cfg->verify_digests;
         m->verify_checksums = cfg->verify_checksums;
         m->threads = cfg->threads;
+        m->lock = cfg->lock;
     }
     pthread_mutex_init(&m->mu, NULL);
-    pthread_cond_init(&m->cv, NULL);
+    if (cuzk_cond_init_monotonic(&m->cv)) {
+        pthread_mutex_destroy(&m->mu);
+        free(m->param_cache);
+        free(m->cache_dir);
+        free(m);
+        return cuzk_fail(err, CUZK_E_INTERNAL, "srs: pthread_cond_init failed");
+    }
+    if (cfg && cfg->budget) {
+        cuzk_status st = cuzk_budget_add_reclaimer(cfg->budget, reclaim, m, err);
+        if (st) {
+            fc_srs_destroy(m);
+            return st;
+        }
+        m->budget = cfg->budget;
+    }
     *out = m;
     return CUZK_OK;
 }
@@ -84,9 +151,11 @@ void fc_srs_destroy(fc_srs *m)
 {
     if (!m)
         return;
+    if (m->budget)
+        cuzk_budget_remove_reclaimer(m->budget, reclaim, m);
     for (fc_srs_entry *e = m->entries, *n; e; e = n) {
         n = e->next;
-        groth16_mapped_params_close(&e->mp);
+        unload(m, e);
         free(e);
     }
     free(m->param_cache);
@@ -212,8 +281,52 @@ static fc_srs_entry *get_entry(fc_srs *m, const fc_circuit_id *c)
     return e;
 }
 
+/* Without mu: charge the budget `n` bytes for e (mapped, not yet loaded), reclaiming idle
+ * caches; wait for releases unless `no_wait`. */
+static cuzk_status charge(fc_srs *m, fc_srs_entry *e, uint64_t n, bool no_wait, cuzk_abort_fn abort, void *ctx,
+                          bool *transient, cuzk_error *err)
+{
+    *transient = true;
+    char name[32];
+    fc_circuit_id_name(&e->id, name, sizeof name);
+    uint64_t total = cuzk_budget_total(m->budget);
+    if (n > total) {
+        *transient = false;
+        return cuzk_fail(err, CUZK_E_NOMEM,
+                         "parameters of %s need %llu bytes resident; the whole memory budget is %llu bytes "
+                         "([memory] total_budget)",
+                         name, (unsigned long long)n, (unsigned long long)total);
+    }
+    bool logged = false;
+    for (;;) {
+        if (cuzk_budget_try_acquire(m->budget, n))
+            return CUZK_OK;
+        uint64_t used = cuzk_budget_used(m->budget);
+        if (cuzk_budget_reclaim(m->budget, used + n > total ? used + n - total : n) > 0)
+            continue;
+        if (no_wait)
+            return cuzk_fail(err, CUZK_E_NOMEM,
+                             "no room in the memory budget now for the %llu bytes of %s (%llu of %llu bytes in use "
+                             "by running jobs)",
+                             (unsigned long long)n, name, (unsigned long long)used, (unsigned long long)total);
+        if (abort && abort(ctx))
+            return cuzk_fail(err, CUZK_E_CANCELLED, "cancelled while waiting for memory for the parameters of %s",
+                             name);
+        if (!logged) {
+            cuzk_log(CUZK_LOG_INFO, "srs: %s waits for %llu bytes of the memory budget (%llu of %llu in use)", name,
+                     (unsigned long long)n, (unsigned long long)used, (unsigned long long)total);
+            logged = true;
+        }
+        /* a release of an entry signals cv; partitions' releases are caught by the timeout */
+        pthread_mutex_lock(&m->mu);
+        cuzk_cond_wait_until(&m->cv, &m->mu, cuzk_deadline_ms(50));
+        pthread_mutex_unlock(&m->mu);
+    }
+}
+
 /* With mu held on entry and exit: make e loaded (or report why not). */
-static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, bool *was_loaded, cuzk_error *err)
+static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, bool *was_loaded, bool no_wait,
+                                 cuzk_abort_fn abort, void *abort_ctx, cuzk_error *err)
 {
     while (e->loading)
         pthread_cond_wait(&m->cv, &m->mu);
@@ -226,12 +339,29 @@ static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, 
     double t0 = now_ms();
     cuzk_error le = {0};
     cuzk_status st = load(m, e, &le);
+    bool room = false; /* waiting for room (or cancelled then) is not a failed load */
+    if (!st && m->budget) {
+        st = charge(m, e, e->mp.map_len, no_wait, abort, abort_ctx, &room, &le);
+        if (st)
+            groth16_mapped_params_close(&e->mp);
+        else
+            e->charged = e->mp.map_len;
+    }
+    if (!st && m->lock) {
+        if (mlock(e->mp.map, e->mp.map_len) == 0)
+            e->locked = true;
+        else
+            cuzk_log(CUZK_LOG_WARN, "srs: mlock of %zu bytes failed (%s); the parameters stay unlocked "
+                     "(raise RLIMIT_MEMLOCK / LimitMEMLOCK)", e->mp.map_len, strerror(errno));
+    }
     double ms = now_ms() - t0;
     pthread_mutex_lock(&m->mu);
     e->loading = false;
     e->loaded = st == CUZK_OK;
-    e->failed = st != CUZK_OK;
-    snprintf(e->error, sizeof e->error, "%s", st ? le.msg : "");
+    e->failed = st != CUZK_OK && !room;
+    if (!st)
+        e->warm = false;
+    snprintf(e->error, sizeof e->error, "%s", e->failed ? le.msg : "");
     if (load_ms)
         *load_ms = (uint64_t)ms;
     pthread_cond_broadcast(&m->cv);
@@ -240,14 +370,16 @@ static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, 
     return st;
 }
 
-cuzk_status fc_srs_acquire(fc_srs *m, const fc_circuit_id *c, fc_srs_entry **out, uint64_t *load_ms, cuzk_error *err)
+cuzk_status fc_srs_acquire(fc_srs *m, const fc_circuit_id *c, cuzk_abort_fn abort, void *abort_ctx,
+                           fc_srs_entry **out, uint64_t *load_ms, cuzk_error *err)
 {
     *out = NULL;
     if (load_ms)
         *load_ms = 0;
     pthread_mutex_lock(&m->mu);
     fc_srs_entry *e = get_entry(m, c);
-    cuzk_status st = e ? ensure_loaded(m, e, load_ms, NULL, err) : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
+    cuzk_status st = e ? ensure_loaded(m, e, load_ms, NULL, false, abort, abort_ctx, err)
+                       : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
     if (!st) {
         e->refs++;
         *out = e;
@@ -264,6 +396,7 @@ void fc_srs_release(fc_srs *m, fc_srs_entry *e)
     if (e->refs)
         e->refs--;
     e->released_at = now_ms();
+    pthread_cond_broadcast(&m->cv);
     pthread_mutex_unlock(&m->mu);
 }
 
@@ -279,11 +412,22 @@ cuzk_status fc_srs_preload(fc_srs *m, const fc_circuit_id *c, bool *already_load
     pthread_mutex_lock(&m->mu);
     fc_srs_entry *e = get_entry(m, c);
     cuzk_status st =
-        e ? ensure_loaded(m, e, load_ms, already_loaded, err) : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
+        e ? ensure_loaded(m, e, load_ms, already_loaded, true, NULL, NULL, err)
+          : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
     if (!st)
         e->released_at = now_ms();
     pthread_mutex_unlock(&m->mu);
     return st;
+}
+
+/* Ask the kernel to drop a file's pages from the page cache (best effort). */
+static void drop_page_cache(const char *path)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return;
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
 }
 
 cuzk_status fc_srs_evict(fc_srs *m, const fc_circuit_id *c, bool *was_loaded, uint64_t *freed_bytes, cuzk_error *err)
@@ -303,8 +447,11 @@ cuzk_status fc_srs_evict(fc_srs *m, const fc_circuit_id *c, bool *was_loaded, ui
         } else {
             *was_loaded = true;
             *freed_bytes = e->mp.map_len;
-            groth16_mapped_params_close(&e->mp);
-            e->loaded = false;
+            char *path = e->mp.cache_path ? strdup(e->mp.cache_path) : NULL;
+            unload(m, e);
+            drop_page_cache(path); /* after the unmap: mapped pages are not dropped */
+            free(path);
+            e->warm = false;
         }
     }
     pthread_mutex_unlock(&m->mu);
@@ -328,6 +475,7 @@ cuzk_status fc_srs_list(fc_srs *m, fc_srs_status **out, size_t *n, cuzk_error *e
         fc_srs_status *s = &a[--i];
         fc_circuit_id_name(&e->id, s->name, sizeof s->name);
         s->loaded = e->loaded;
+        s->tier = e->loaded ? FC_SRS_HOT : e->warm ? FC_SRS_WARM : FC_SRS_COLD;
         s->failed = e->failed;
         snprintf(s->error, sizeof s->error, "%s", e->error);
         s->size_bytes = e->loaded ? e->mp.map_len : 0;
