@@ -395,7 +395,7 @@ static int run_synth_only(fc_cli *c, const fc_job *job)
     uint64_t a_count = 0, b_count = 0;
     if (!c->witness_only) {
         double t1 = cli_now_ms();
-        st = cs_init_prove(&cs, &h, 0);
+        st = cs_init_prove(&cs, &h, CS_COMPACT_AUX); /* as the engine's direct synthesis */
         if (st)
             err = cs.err;
         else
