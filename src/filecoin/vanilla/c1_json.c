@@ -10,28 +10,6 @@
 
 /* ---- reader helpers ---- */
 
-/* A member of an object: duplicates are refused (serde's "duplicate field"). */
-static cuzk_status take(fc_json *j, unsigned *seen, unsigned bit, const char *name)
-{
-    fc_fp_key(&j->fp, name);
-    if (*seen & bit)
-        return fc_json_fail(j, CUZK_E_FORMAT, "duplicate field \"%s\"", name);
-    *seen |= bit;
-    return CUZK_OK;
-}
-
-/* After an object's members: r is fc_json_obj_next's last result; every bit of `need` must
- * be in `seen` (names[i] for bit i). */
-static cuzk_status finish_object(fc_json *j, int r, unsigned seen, unsigned need, const char *const *names)
-{
-    if (r < 0)
-        return j->status;
-    for (unsigned b = 0; need >> b; b++)
-        if ((need >> b & 1) && !(seen >> b & 1))
-            return fc_json_fail(j, CUZK_E_FORMAT, "missing field \"%s\"", names[b]);
-    return CUZK_OK;
-}
-
 /* An array of exactly `count` 32-byte values. */
 static cuzk_status read_values(fc_json *j, uint8_t (*out)[32], unsigned count, bool field)
 {
@@ -66,119 +44,102 @@ static cuzk_status read_u32(fc_json *j, uint32_t *v)
 
 /* ---- MerkleProof ---- */
 
-/* PathElement {hashes, index} at level l. */
-static cuzk_status read_element(fc_json *j, fc_merkle_proof *p, unsigned l, uint8_t (*sib)[32])
+/* The proof being read and its shape (the fc_json_fields context of its objects). */
+typedef struct {
+    fc_merkle_proof *p;
+    const merkle_shape *s;
+} merkle_ctx;
+
+/* A PathElement's field at level l: 0 hashes (its siblings `sib`), 1 index. */
+typedef struct {
+    fc_merkle_proof *p;
+    unsigned l;
+    uint8_t (*sib)[32];
+} element_ctx;
+
+static cuzk_status element_field(fc_json *j, void *ctx, unsigned f)
 {
-    static const char *const names[] = {"hashes", "index"};
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    unsigned a = p->arity[l];
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (fc_json_key_is(&key, "hashes")) {
-            if ((st = take(j, &seen, 1, "hashes")) || (st = read_values(j, sib, a - 1, true)))
-                return st;
-        } else if (fc_json_key_is(&key, "index")) {
-            uint64_t v;
-            if ((st = take(j, &seen, 2, "index")) || (st = fc_json_u64(j, a - 1, &v)))
-                return st;
-            p->index[l] = (uint8_t)v;
-        } else {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        fc_fp_pop(&j->fp);
-    }
-    return finish_object(j, r, seen, 3, names);
+    element_ctx *e = ctx;
+    unsigned a = e->p->arity[e->l];
+    if (f == 0)
+        return read_values(j, e->sib, a - 1, true);
+    uint64_t v;
+    cuzk_status st = fc_json_u64(j, a - 1, &v);
+    if (!st)
+        e->p->index[e->l] = (uint8_t)v;
+    return st;
 }
 
 /* InclusionPath {path: [PathElement; levels]} for levels [first, first + levels). */
+typedef struct {
+    fc_merkle_proof *p;
+    unsigned first_level, levels;
+    size_t sib_at;
+} path_ctx;
+
+static cuzk_status path_field(fc_json *j, void *ctx, unsigned f)
+{
+    static const char *const names[] = {"hashes", "index"};
+    path_ctx *c = ctx;
+    cuzk_status st;
+    int r;
+    (void)f;
+    if ((st = fc_json_arr_begin(j)))
+        return st;
+    unsigned i = 0;
+    element_ctx e = {c->p, c->first_level, c->p->sib + c->sib_at};
+    fc_fp_index(&j->fp, 0);
+    for (; (r = fc_json_arr_next(j, i == 0)) == 1; i++, e.l++) {
+        fc_fp_set_index(&j->fp, i);
+        if (i >= c->levels)
+            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u path elements", c->levels);
+        if ((st = fc_json_fields(j, names, 3, element_field, &e)))
+            return st;
+        e.sib += c->p->arity[e.l] - 1u;
+    }
+    fc_fp_pop(&j->fp);
+    if (r < 0)
+        return j->status;
+    if (i != c->levels)
+        return fc_json_fail(j, CUZK_E_FORMAT, "%u path elements, expected %u", i, c->levels);
+    return CUZK_OK;
+}
+
 static cuzk_status read_inclusion_path(fc_json *j, fc_merkle_proof *p, unsigned first_level, unsigned levels,
                                        size_t sib_at)
 {
     static const char *const names[] = {"path"};
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r, ra;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (!fc_json_key_is(&key, "path")) {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        if ((st = take(j, &seen, 1, "path")) || (st = fc_json_arr_begin(j)))
-            return st;
-        unsigned i = 0;
-        size_t s = sib_at;
-        fc_fp_index(&j->fp, 0);
-        for (; (ra = fc_json_arr_next(j, i == 0)) == 1; i++) {
-            fc_fp_set_index(&j->fp, i);
-            if (i >= levels)
-                return fc_json_fail(j, CUZK_E_FORMAT, "more than %u path elements", levels);
-            if ((st = read_element(j, p, first_level + i, p->sib + s)))
-                return st;
-            s += p->arity[first_level + i] - 1u;
-        }
-        fc_fp_pop(&j->fp);
-        if (ra < 0)
-            return j->status;
-        if (i != levels)
-            return fc_json_fail(j, CUZK_E_FORMAT, "%u path elements, expected %u", i, levels);
-        fc_fp_pop(&j->fp);
-    }
-    return finish_object(j, r, seen, 1, names);
+    path_ctx c = {p, first_level, levels, sib_at};
+    return fc_json_fields(j, names, 1, path_field, &c);
 }
 
-/* The body of the Single / Sub / Top variant. */
-static cuzk_status read_variant(fc_json *j, fc_merkle_proof *p, const merkle_shape *s)
+/* The body of the Single / Sub / Top variant: 0 root, 1 leaf, 2 path (Single), 3 base_proof,
+ * 4 sub_proof (Sub, Top), 5 top_proof (Top). */
+static cuzk_status variant_field(fc_json *j, void *ctx, unsigned f)
 {
-    static const char *const names[] = {"root", "leaf", "path", "base_proof", "sub_proof", "top_proof"};
-    unsigned need = p->kind == FC_MP_SINGLE ? 7 : p->kind == FC_MP_SUB ? 3 | 8 | 16 : 3 | 8 | 16 | 32;
+    merkle_ctx *m = ctx;
+    fc_merkle_proof *p = m->p;
+    const merkle_shape *s = m->s;
     size_t base_sibs = (size_t)s->base_levels * (s->base_arity - 1);
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        unsigned b = 0;
-        while (b < 6 && !((need >> b & 1) && fc_json_key_is(&key, names[b])))
-            b++;
-        if (b == 6) {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        if ((st = take(j, &seen, 1u << b, names[b])))
-            return st;
-        switch (b) {
-        case 0: st = fc_json_bytes32(j, p->root, true); break;
-        case 1: st = fc_json_bytes32(j, p->leaf, true); break;
-        case 2:
-        case 3: st = read_inclusion_path(j, p, 0, s->base_levels, 0); break;
-        case 4: st = read_inclusion_path(j, p, s->base_levels, 1, base_sibs); break;
-        default: st = read_inclusion_path(j, p, s->base_levels + 1, 1, base_sibs + s->sub_arity - 1); break;
-        }
-        if (st)
-            return st;
-        fc_fp_pop(&j->fp);
+    switch (f) {
+    case 0: return fc_json_bytes32(j, p->root, true);
+    case 1: return fc_json_bytes32(j, p->leaf, true);
+    case 2:
+    case 3: return read_inclusion_path(j, p, 0, s->base_levels, 0);
+    case 4: return read_inclusion_path(j, p, s->base_levels, 1, base_sibs);
+    default: return read_inclusion_path(j, p, s->base_levels + 1, 1, base_sibs + s->sub_arity - 1);
     }
-    return finish_object(j, r, seen, need, names);
 }
 
 /* ProofData: {"Single" | "Sub" | "Top": body}, the variant the shape implies. */
-static cuzk_status read_data(fc_json *j, fc_merkle_proof *p, const merkle_shape *s)
+static cuzk_status data_field(fc_json *j, void *ctx, unsigned f)
 {
+    static const char *const names[] = {"root", "leaf", "path", "base_proof", "sub_proof", "top_proof"};
+    merkle_ctx *m = ctx;
+    fc_merkle_proof *p = m->p;
     cuzk_status st;
     fc_json_str key;
+    (void)f;
     if ((st = fc_json_obj_begin(j)))
         return st;
     int r = fc_json_obj_next(j, true, &key);
@@ -193,7 +154,8 @@ static cuzk_status read_data(fc_json *j, fc_merkle_proof *p, const merkle_shape 
                             known ? "MerkleProof" : "unknown MerkleProof", (int)(key.n > 32 ? 32 : key.n), key.s, want);
     }
     fc_fp_key(&j->fp, want);
-    if ((st = read_variant(j, p, s)))
+    uint32_t fields = p->kind == FC_MP_SINGLE ? 7 : p->kind == FC_MP_SUB ? 3 | 8 | 16 : 3 | 8 | 16 | 32;
+    if ((st = fc_json_fields(j, names, fields, variant_field, m)))
         return st;
     fc_fp_pop(&j->fp);
     r = fc_json_obj_next(j, false, &key);
@@ -212,110 +174,69 @@ static cuzk_status read_merkle(fc_json *j, fc_merkle_proof *p, const merkle_shap
     cuzk_status st;
     if ((st = fc_merkle_proof_alloc(p, s->base_arity, s->base_levels, s->sub_arity, s->top_arity, j->err)))
         return j->status = st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (!fc_json_key_is(&key, "data")) {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        if ((st = take(j, &seen, 1, "data")) || (st = read_data(j, p, s)))
-            return st;
-        fc_fp_pop(&j->fp);
-    }
-    return finish_object(j, r, seen, 1, names);
+    merkle_ctx m = {p, s};
+    return fc_json_fields(j, names, 1, data_field, &m);
 }
 
 /* ---- C1 structures ---- */
 
+/* The fc_json_fields context of the C1 structures' objects. */
 typedef struct {
     fc_json j;
+    fc_c1_output *out;
     const fc_seal_proof *variant; /* the V1 proof of the vanilla_proofs key's size */
     const fc_sector_shape *shape;
     merkle_shape tree_d, tree_r;
+    fc_porep_challenge_proof *proof; /* the challenge proof being read */
+    fc_column_proof *col;            /* the column proof being read */
 } c1_reader;
+
+/* Column {index, rows} ("_h": null, the PhantomData, skipped with anything else). */
+static cuzk_status column_inner_field(fc_json *j, void *ctx, unsigned f)
+{
+    c1_reader *c = ctx;
+    fc_column_proof *col = c->col;
+    unsigned layers = c->shape->layers;
+    if (f == 0)
+        return read_u32(j, &col->index);
+    if (!col->rows && !(col->rows = malloc(layers * sizeof *col->rows)))
+        return fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
+    col->nrows = layers;
+    return read_values(j, col->rows, layers, true);
+}
+
+/* ColumnProof {column, inclusion_proof}. */
+static cuzk_status column_field(fc_json *j, void *ctx, unsigned f)
+{
+    static const char *const names[] = {"index", "rows"};
+    c1_reader *c = ctx;
+    if (f == 0)
+        return fc_json_fields(j, names, 3, column_inner_field, c);
+    return read_merkle(j, &c->col->proof, &c->tree_r);
+}
 
 static cuzk_status read_column(c1_reader *c, fc_column_proof *col)
 {
-    static const char *const col_names[] = {"column", "inclusion_proof"};
-    static const char *const names[] = {"index", "rows"};
-    fc_json *j = &c->j;
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0, seen_col = 0;
-    int r, rc;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (fc_json_key_is(&key, "column")) {
-            if ((st = take(j, &seen, 1, "column")) || (st = fc_json_obj_begin(j)))
-                return st;
-            for (bool f2 = true; (rc = fc_json_obj_next(j, f2, &key)) == 1; f2 = false) {
-                if (fc_json_key_is(&key, "index")) {
-                    if ((st = take(j, &seen_col, 1, "index")) || (st = read_u32(j, &col->index)))
-                        return st;
-                } else if (fc_json_key_is(&key, "rows")) {
-                    if ((st = take(j, &seen_col, 2, "rows")))
-                        return st;
-                    if (!col->rows && !(col->rows = malloc(c->shape->layers * sizeof *col->rows)))
-                        return fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
-                    col->nrows = c->shape->layers;
-                    if ((st = read_values(j, col->rows, c->shape->layers, true)))
-                        return st;
-                } else {
-                    /* "_h": null (the PhantomData) and anything else */
-                    if ((st = fc_json_skip(j)))
-                        return st;
-                    continue;
-                }
-                fc_fp_pop(&j->fp);
-            }
-            if ((st = finish_object(j, rc, seen_col, 3, names)))
-                return st;
-        } else if (fc_json_key_is(&key, "inclusion_proof")) {
-            if ((st = take(j, &seen, 2, "inclusion_proof")) || (st = read_merkle(j, &col->proof, &c->tree_r)))
-                return st;
-        } else {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        fc_fp_pop(&j->fp);
+    static const char *const names[] = {"column", "inclusion_proof"};
+    c->col = col;
+    return fc_json_fields(&c->j, names, 3, column_field, c);
+}
+
+/* LabelingProof {parents, layer_index, node}. */
+static cuzk_status labeling_field(fc_json *j, void *ctx, unsigned f)
+{
+    fc_labeling_proof *l = ctx;
+    switch (f) {
+    case 0: return read_values(j, l->parents, FC_LABEL_PARENTS, true);
+    case 1: return read_u32(j, &l->layer_index);
+    default: return fc_json_u64(j, UINT64_MAX, &l->node);
     }
-    return finish_object(j, r, seen, 3, col_names);
 }
 
 static cuzk_status read_labeling(fc_json *j, fc_labeling_proof *l)
 {
     static const char *const names[] = {"parents", "layer_index", "node"};
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (fc_json_key_is(&key, "parents")) {
-            if ((st = take(j, &seen, 1, "parents")) || (st = read_values(j, l->parents, FC_LABEL_PARENTS, true)))
-                return st;
-        } else if (fc_json_key_is(&key, "layer_index")) {
-            if ((st = take(j, &seen, 2, "layer_index")) || (st = read_u32(j, &l->layer_index)))
-                return st;
-        } else if (fc_json_key_is(&key, "node")) {
-            if ((st = take(j, &seen, 4, "node")) || (st = fc_json_u64(j, UINT64_MAX, &l->node)))
-                return st;
-        } else {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        fc_fp_pop(&j->fp);
-    }
-    return finish_object(j, r, seen, 7, names);
+    return fc_json_fields(j, names, 7, labeling_field, l);
 }
 
 /* An array of exactly `count` column proofs. */
@@ -343,34 +264,16 @@ static cuzk_status read_columns(c1_reader *c, fc_column_proof *cols, unsigned co
     return CUZK_OK;
 }
 
-static cuzk_status read_replica_columns(c1_reader *c, fc_porep_challenge_proof *p)
+/* ReplicaColumnProof {c_x, drg_parents, exp_parents}. */
+static cuzk_status replica_columns_field(fc_json *j, void *ctx, unsigned f)
 {
-    static const char *const names[] = {"c_x", "drg_parents", "exp_parents"};
-    fc_json *j = &c->j;
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        if (fc_json_key_is(&key, "c_x")) {
-            if ((st = take(j, &seen, 1, "c_x")) || (st = read_column(c, &p->c_x)))
-                return st;
-        } else if (fc_json_key_is(&key, "drg_parents")) {
-            if ((st = take(j, &seen, 2, "drg_parents")) || (st = read_columns(c, p->drg, FC_DRG_PARENTS)))
-                return st;
-        } else if (fc_json_key_is(&key, "exp_parents")) {
-            if ((st = take(j, &seen, 4, "exp_parents")) || (st = read_columns(c, p->exp, FC_EXP_PARENTS)))
-                return st;
-        } else {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        fc_fp_pop(&j->fp);
+    c1_reader *c = ctx;
+    (void)j;
+    switch (f) {
+    case 0: return read_column(c, &c->proof->c_x);
+    case 1: return read_columns(c, c->proof->drg, FC_DRG_PARENTS);
+    default: return read_columns(c, c->proof->exp, FC_EXP_PARENTS);
     }
-    return finish_object(j, r, seen, 7, names);
 }
 
 static cuzk_status read_labelings(c1_reader *c, fc_porep_challenge_proof *p)
@@ -401,40 +304,28 @@ static cuzk_status read_labelings(c1_reader *c, fc_porep_challenge_proof *p)
     return CUZK_OK;
 }
 
+/* Proof {comm_d_proofs, comm_r_last_proof, replica_column_proofs, labeling_proofs,
+ * encoding_proof}. */
+static cuzk_status proof_field(fc_json *j, void *ctx, unsigned f)
+{
+    static const char *const names[] = {"c_x", "drg_parents", "exp_parents"};
+    c1_reader *c = ctx;
+    fc_porep_challenge_proof *p = c->proof;
+    switch (f) {
+    case 0: return read_merkle(j, &p->comm_d_proof, &c->tree_d);
+    case 1: return read_merkle(j, &p->comm_r_last_proof, &c->tree_r);
+    case 2: return fc_json_fields(j, names, 7, replica_columns_field, c);
+    case 3: return read_labelings(c, p);
+    default: return read_labeling(j, &p->encoding);
+    }
+}
+
 static cuzk_status read_proof(c1_reader *c, fc_porep_challenge_proof *p)
 {
     static const char *const names[] = {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
                                         "labeling_proofs", "encoding_proof"};
-    fc_json *j = &c->j;
-    cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        unsigned b = 0;
-        while (b < 5 && !fc_json_key_is(&key, names[b]))
-            b++;
-        if (b == 5) {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        if ((st = take(j, &seen, 1u << b, names[b])))
-            return st;
-        switch (b) {
-        case 0: st = read_merkle(j, &p->comm_d_proof, &c->tree_d); break;
-        case 1: st = read_merkle(j, &p->comm_r_last_proof, &c->tree_r); break;
-        case 2: st = read_replica_columns(c, p); break;
-        case 3: st = read_labelings(c, p); break;
-        default: st = read_labeling(j, &p->encoding); break;
-        }
-        if (st)
-            return st;
-        fc_fp_pop(&j->fp);
-    }
-    return finish_object(j, r, seen, 31, names);
+    c->proof = p;
+    return fc_json_fields(&c->j, names, 31, proof_field, c);
 }
 
 /* vanilla_proofs: {"<variant>": [[Proof; C]; P]}. P is bounded by the registered proof when
@@ -532,44 +423,32 @@ static cuzk_status read_registered(fc_json *j, fc_c1_output *out)
     return CUZK_OK;
 }
 
+/* SealCommitPhase1Output {registered_proof, vanilla_proofs, comm_r, comm_d, replica_id, seed,
+ * ticket}. */
+static cuzk_status output_field(fc_json *j, void *ctx, unsigned f)
+{
+    c1_reader *c = ctx;
+    fc_c1_output *out = c->out;
+    switch (f) {
+    case 0: return read_registered(j, out);
+    case 1: return read_vanilla(c, out);
+    case 2: return fc_json_bytes32(j, out->comm_r, true);
+    case 3: return fc_json_bytes32(j, out->comm_d, true);
+    case 4: return fc_json_bytes32(j, out->replica_id, true);
+    case 5: return fc_json_bytes32(j, out->seed, false);
+    default: return fc_json_bytes32(j, out->ticket, false);
+    }
+}
+
 cuzk_status fc_c1_read_json(fc_c1_output *out, const uint8_t *buf, size_t len, const char *what, cuzk_error *err)
 {
     static const char *const names[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
                                         "replica_id",       "seed",           "ticket"};
-    c1_reader c = {0};
+    c1_reader c = {.out = out};
     fc_json *j = &c.j;
     fc_json_init(j, buf, len, what, err);
     cuzk_status st;
-    fc_json_str key;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
-        unsigned b = 0;
-        while (b < 7 && !fc_json_key_is(&key, names[b]))
-            b++;
-        if (b == 7) {
-            if ((st = fc_json_skip(j)))
-                return st;
-            continue;
-        }
-        if ((st = take(j, &seen, 1u << b, names[b])))
-            return st;
-        switch (b) {
-        case 0: st = read_registered(j, out); break;
-        case 1: st = read_vanilla(&c, out); break;
-        case 2: st = fc_json_bytes32(j, out->comm_r, true); break;
-        case 3: st = fc_json_bytes32(j, out->comm_d, true); break;
-        case 4: st = fc_json_bytes32(j, out->replica_id, true); break;
-        case 5: st = fc_json_bytes32(j, out->seed, false); break;
-        default: st = fc_json_bytes32(j, out->ticket, false); break;
-        }
-        if (st)
-            return st;
-        fc_fp_pop(&j->fp);
-    }
-    if ((st = finish_object(j, r, seen, 127, names)) || (st = fc_json_end(j)))
+    if ((st = fc_json_fields(j, names, 127, output_field, &c)) || (st = fc_json_end(j)))
         return st;
     /* vanilla_proofs may have come before registered_proof */
     const fc_seal_proof *rp = out->registered_proof;

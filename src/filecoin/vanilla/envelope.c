@@ -33,65 +33,45 @@ static cuzk_status decode_phase1(fc_json *j, uint8_t **c1json, size_t *c1len)
     return CUZK_OK;
 }
 
+/* The envelope's fields as read (the fc_json_fields context). */
+typedef struct {
+    uint64_t sector_num, sector_size;
+    uint8_t *c1json; /* the decoded Phase1Out, malloc'ed */
+    size_t c1len;
+} envelope;
+
+static cuzk_status envelope_field(fc_json *j, void *ctx, unsigned f)
+{
+    envelope *e = ctx;
+    switch (f) {
+    case 0: return fc_json_u64(j, UINT64_MAX, &e->sector_num);
+    case 1: return decode_phase1(j, &e->c1json, &e->c1len);
+    default: return fc_json_u64(j, UINT64_MAX, &e->sector_size);
+    }
+}
+
 cuzk_status fc_c1_read_envelope(fc_c1_output *out, const uint8_t *buf, size_t len, cuzk_error *err)
 {
+    static const char *const names[] = {"SectorNum", "Phase1Out", "SectorSize"};
     fc_json j;
     fc_json_init(&j, buf, len, "C1 envelope", err);
+    envelope e = {0};
     cuzk_status st;
-    fc_json_str key;
-    uint64_t sector_num = 0, sector_size = 0;
-    uint8_t *c1json = NULL;
-    size_t c1len = 0;
-    unsigned seen = 0;
-    int r;
-    if ((st = fc_json_obj_begin(&j)))
-        return st;
-    for (bool first = true; (r = fc_json_obj_next(&j, first, &key)) == 1; first = false) {
-        unsigned bit = fc_json_key_is(&key, "SectorNum") ? 1 : fc_json_key_is(&key, "Phase1Out") ? 2
-                     : fc_json_key_is(&key, "SectorSize") ? 4 : 0;
-        if (!bit) {
-            if ((st = fc_json_skip(&j)))
-                goto out;
-            continue;
-        }
-        const char *name = bit == 1 ? "SectorNum" : bit == 2 ? "Phase1Out" : "SectorSize";
-        fc_fp_key(&j.fp, name);
-        if (seen & bit) {
-            st = fc_json_fail(&j, CUZK_E_FORMAT, "duplicate field \"%s\"", name);
-            goto out;
-        }
-        seen |= bit;
-        st = bit == 1 ? fc_json_u64(&j, UINT64_MAX, &sector_num)
-           : bit == 2 ? decode_phase1(&j, &c1json, &c1len)
-                      : fc_json_u64(&j, UINT64_MAX, &sector_size);
-        if (st)
-            goto out;
-        fc_fp_pop(&j.fp);
-    }
-    if (r < 0) {
-        st = j.status;
+    if ((st = fc_json_fields(&j, names, 7, envelope_field, &e)) || (st = fc_json_end(&j)))
         goto out;
-    }
-    if ((st = fc_json_end(&j)))
+    if ((st = fc_c1_read_json(out, e.c1json, e.c1len, "C1 JSON (base64-decoded envelope field Phase1Out)", err)))
         goto out;
-    if (seen != 7) {
-        st = fc_json_fail(&j, CUZK_E_FORMAT, "missing field \"%s\"",
-                          !(seen & 1) ? "SectorNum" : !(seen & 2) ? "Phase1Out" : "SectorSize");
-        goto out;
-    }
-    if ((st = fc_c1_read_json(out, c1json, c1len, "C1 JSON (base64-decoded envelope field Phase1Out)", err)))
-        goto out;
-    if (sector_size != out->registered_proof->shape->sector_bytes) {
+    if (e.sector_size != out->registered_proof->shape->sector_bytes) {
         fc_fp_key(&j.fp, "SectorSize");
         st = fc_json_fail(&j, CUZK_E_FORMAT, "%llu bytes, but %s seals %llu-byte sectors",
-                          (unsigned long long)sector_size, out->registered_proof->name,
+                          (unsigned long long)e.sector_size, out->registered_proof->name,
                           (unsigned long long)out->registered_proof->shape->sector_bytes);
         goto out;
     }
-    out->sector_id = sector_num;
+    out->sector_id = e.sector_num;
     out->has_sector = false;
 out:
-    free(c1json);
+    free(e.c1json);
     return st;
 }
 

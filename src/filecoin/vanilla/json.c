@@ -498,3 +498,43 @@ cuzk_status fc_json_end(fc_json *j)
         return fc_json_fail(j, CUZK_E_FORMAT, "unexpected data after the JSON value");
     return CUZK_OK;
 }
+
+/* The index of the field of `fields` named `key`, or 32 if none is. */
+static unsigned field_index(const fc_json_str *key, const char *const *names, uint32_t fields)
+{
+    for (unsigned b = 0; b < 32 && fields >> b; b++)
+        if ((fields >> b & 1) && fc_json_key_is(key, names[b]))
+            return b;
+    return 32;
+}
+
+cuzk_status fc_json_fields(fc_json *j, const char *const *names, uint32_t fields, fc_json_field_fn field, void *ctx)
+{
+    cuzk_status st;
+    fc_json_str key;
+    uint32_t seen = 0;
+    int r;
+    if ((st = fc_json_obj_begin(j)))
+        return st;
+    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
+        unsigned b = field_index(&key, names, fields);
+        if (b == 32) {
+            if ((st = fc_json_skip(j)))
+                return st;
+            continue;
+        }
+        fc_fp_key(&j->fp, names[b]);
+        if (seen >> b & 1)
+            return fc_json_fail(j, CUZK_E_FORMAT, "duplicate field \"%s\"", names[b]);
+        seen |= 1u << b;
+        if ((st = field(j, ctx, b)))
+            return st;
+        fc_fp_pop(&j->fp);
+    }
+    if (r < 0)
+        return j->status;
+    for (unsigned b = 0; b < 32 && fields >> b; b++)
+        if ((fields >> b & 1) && !(seen >> b & 1))
+            return fc_json_fail(j, CUZK_E_FORMAT, "missing field \"%s\"", names[b]);
+    return CUZK_OK;
+}

@@ -57,6 +57,20 @@ int fc_json_obj_next(fc_json *j, bool first, fc_json_str *key);
 /* Exact key comparison. */
 bool fc_json_key_is(const fc_json_str *key, const char *lit);
 
+/* Reads the value of field `index` (the caller's names[index]) at the cursor for
+ * fc_json_fields; errors are recorded by the fc_json readers or fc_json_fail. */
+typedef cuzk_status (*fc_json_field_fn)(fc_json *j, void *ctx, unsigned index);
+
+/* An object of named fields, serde's struct: '{', then for each member whose key is names[i]
+ * with bit i set in `fields` (i < 32), the key pushed on j->fp, field(j, ctx, i), the key
+ * popped; every other member (unknown keys, and names whose bit is clear) is skipped,
+ * syntax-checked. After the '}' every field of `fields` must have appeared. The first error
+ * ends the walk and is returned, j->fp left at its path. Errors: CUZK_E_FORMAT for a field
+ * given twice ("duplicate field \"<name>\"", at the second one) or a field absent after the
+ * '}' ("missing field \"<name>\"", the lowest index first, at the object's path), the
+ * tokenizer's, or the callback's status as it returned it. */
+cuzk_status fc_json_fields(fc_json *j, const char *const *names, uint32_t fields, fc_json_field_fn field, void *ctx);
+
 /* '[' (after whitespace). */
 cuzk_status fc_json_arr_begin(fc_json *j);
 /* Whether another element follows: 1 (separator consumed), 0 at ']' (consumed), -1 on
