@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PoRep C2 through the CLI on the real 8 MiB C1 made by the reference (shared/fixtures):
 #   - `cuzk c2 --check`: every constraint of its partition circuit holds (3,844,929, §6.9);
-#   - `cuzk c2 --synth-only`: the §6.9 sizes, a/b/c bytes and a compact witness;
+#   - `cuzk c2 --synth-only --pce`: the §6.9 sizes, a/b/c bytes, a compact witness, and the
+#     PCE's products satisfy every row;
 #   - copies with one changed label (c_x row), tree-D path index, seed or comm_r are refused
 #     before synthesis, the message naming the field (exit 2);
 #   - with test parameters: `cuzk c2 -o --pce` proves (self-verified) with its partition
@@ -25,7 +26,7 @@ ok
 
 # --synth-only: the §6.9 sizes (3,844,929 constraints, 40 inputs, 3,842,449 aux, domain 2^22),
 # a/b/c = 3 x 2^22 x 32 bytes, and the compact witness the prover keeps far below the plain one
-out=$("$cuzk" c2 "$c1" --synth-only)
+out=$("$cuzk" c2 "$c1" --synth-only --pce)
 python3 - "$out" <<'PY' || fail "synth-only: $out"
 import json, sys
 r = json.loads(sys.argv[1])
@@ -33,6 +34,7 @@ assert (r["constraints"], r["inputs"], r["aux"], r["domain"]) == (3844929, 40, 3
 assert r["abc_bytes"] == 3 * (1 << 22) * 32 and r["witness_bytes"] == (40 + 3842449) * 32, r
 assert 0 < r["witness_compact_bytes"] < r["witness_bytes"] // 10 and r["synthesis_s"] > 0, r
 assert r["a_dense"] <= 40 + 3842449 and 0 < r["b_dense"] < r["a_dense"], r
+assert r["pce_rows_hold"] is True and 0 < r["pce_size_bytes"] <= r["pce_bytes"] and r["pce_speedup"] > 0, r
 PY
 ok
 
