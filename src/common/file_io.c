@@ -408,6 +408,28 @@ char *cuzk_canonical_path(const char *path)
     return out;
 }
 
+cuzk_status cuzk_check_writable(const char *path, cuzk_error *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return cuzk_fail(err, CUZK_E_IO, "%s: exists and is not a regular file", path);
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return cuzk_fail(err, CUZK_E_IO, "%s: cannot create a file beside it: %s", path, strerror(e));
+    }
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_ensure_dir(const char *dir, cuzk_error *err)
 {
     char buf[PATH_MAX];

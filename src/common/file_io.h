@@ -93,6 +93,12 @@ void cuzk_write_abort(cuzk_staged_file *sf);
  * signal-safety(7); the usual "clean up, then re-raise" idiom. */
 void cuzk_write_cleanup_on_signals(void);
 
+/* Whether an output can be written at `path` later with cuzk_write_atomic / stage, checked
+ * before a long computation: a temporary file can be created (and is removed again) in
+ * the path's directory, and an existing `path` is not a directory or another non-regular
+ * file. Errors: CUZK_E_IO naming the path and strerror, CUZK_E_NOMEM. */
+cuzk_status cuzk_check_writable(const char *path, cuzk_error *err);
+
 /* mkdir -p: create `dir` and its missing parents (mode 0755). Errors: CUZK_E_IO naming the
  * component and strerror, or "<dir>: not a directory"; a path over PATH_MAX. */
 cuzk_status cuzk_ensure_dir(const char *dir, cuzk_error *err);

@@ -54,7 +54,9 @@
 #define BP_VK_IC_OFFSET 868u   /* after the u32 n_ic */
 
 /* Flags of bp_vk_read_* / bp_params_open*. */
-#define BP_CHECK_POINTS 1u /* on-curve and subgroup check of every point decoded */
+#define BP_CHECK_POINTS 1u   /* on-curve and subgroup check of every point decoded */
+#define BP_CHECK_ON_CURVE 2u /* on-curve check only (cheap: a few field products a point; catches
+                                corrupted coordinates, not points off the subgroup) */
 
 /* The five point sections of a .params after its vk. */
 typedef enum { BP_SEC_H = 0, BP_SEC_L, BP_SEC_A, BP_SEC_B_G1, BP_SEC_B_G2, BP_SEC_COUNT } bp_section;

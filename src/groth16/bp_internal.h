@@ -16,12 +16,13 @@ typedef struct {
 /* Decode the uncompressed point at in (96 / 192 bytes) located at file offset `off`.
  * Always checks the flag bits (compressed and sort clear; infinity with all other bits
  * zero) and that coordinates are < p; (0, 0) without the infinity flag is rejected as not
- * on the curve. `check` adds the on-curve and subgroup checks. The point at infinity is
+ * on the curve. `check`: BP_CHECK_POINTS adds the on-curve and subgroup checks,
+ * BP_CHECK_ON_CURVE the on-curve check only, 0 neither. The point at infinity is
  * rejected (bellperson's reader rejects it in every vk and params section). Errors: CUZK_E_POINT_FLAGS / _INFINITY / _COORDINATE / _NOT_ON_CURVE /
  * _NOT_IN_SUBGROUP with the location in the message. */
-cuzk_status bp_get_g1(g1_affine_t *r, const uint8_t *in, uint64_t off, bool check,
+cuzk_status bp_get_g1(g1_affine_t *r, const uint8_t *in, uint64_t off, unsigned check,
                       const bp_loc *loc, uint64_t index, cuzk_error *err);
-cuzk_status bp_get_g2(g2_affine_t *r, const uint8_t *in, uint64_t off, bool check,
+cuzk_status bp_get_g2(g2_affine_t *r, const uint8_t *in, uint64_t off, unsigned check,
                       const bp_loc *loc, uint64_t index, cuzk_error *err);
 
 static inline uint32_t bp_be32(const uint8_t *b)

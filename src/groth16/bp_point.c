@@ -60,7 +60,7 @@ static cuzk_status coord(fp_t *r, const uint8_t *in, bool clear, uint64_t off, c
     return CUZK_OK;
 }
 
-cuzk_status bp_get_g1(g1_affine_t *r, const uint8_t *in, uint64_t off, bool check,
+cuzk_status bp_get_g1(g1_affine_t *r, const uint8_t *in, uint64_t off, unsigned check,
                       const bp_loc *loc, uint64_t index, cuzk_error *err)
 {
     cuzk_status st = header(in, BP_G1_BYTES, off, loc, index, err);
@@ -72,13 +72,13 @@ cuzk_status bp_get_g1(g1_affine_t *r, const uint8_t *in, uint64_t off, bool chec
         return st;
     if (g1_affine_is_infinity(&p) || (check && !g1_affine_is_on_curve(&p)))
         return fail_at(err, CUZK_E_POINT_NOT_ON_CURVE, loc, index, off, "(x, y) is not on the G1 curve");
-    if (check && !g1_affine_in_subgroup(&p))
+    if ((check & BP_CHECK_POINTS) && !g1_affine_in_subgroup(&p))
         return fail_at(err, CUZK_E_POINT_NOT_IN_SUBGROUP, loc, index, off, "not in the G1 subgroup");
     *r = p;
     return CUZK_OK;
 }
 
-cuzk_status bp_get_g2(g2_affine_t *r, const uint8_t *in, uint64_t off, bool check,
+cuzk_status bp_get_g2(g2_affine_t *r, const uint8_t *in, uint64_t off, unsigned check,
                       const bp_loc *loc, uint64_t index, cuzk_error *err)
 {
     cuzk_status st = header(in, BP_G2_BYTES, off, loc, index, err);
@@ -92,7 +92,7 @@ cuzk_status bp_get_g2(g2_affine_t *r, const uint8_t *in, uint64_t off, bool chec
         return st;
     if (g2_affine_is_infinity(&p) || (check && !g2_affine_is_on_curve(&p)))
         return fail_at(err, CUZK_E_POINT_NOT_ON_CURVE, loc, index, off, "(x, y) is not on the G2 curve");
-    if (check && !g2_affine_in_subgroup(&p))
+    if ((check & BP_CHECK_POINTS) && !g2_affine_in_subgroup(&p))
         return fail_at(err, CUZK_E_POINT_NOT_IN_SUBGROUP, loc, index, off, "not in the G2 subgroup");
     *r = p;
     return CUZK_OK;

@@ -212,7 +212,11 @@ static cuzk_status build(const char *params_path, const char *cache_path, const 
                          unsigned threads, cuzk_error *err)
 {
     bp_params_t bp;
-    cuzk_status st = bp_params_open(&bp, params_path, (flags & GROTH16_PC_CHECK_POINTS) ? BP_CHECK_POINTS : 0, err);
+    /* every point is at least checked on its curve while converting (a few products a point):
+     * a corrupted coordinate is refused naming the file, section and offset instead of
+     * surfacing later as proofs that fail verification */
+    cuzk_status st = bp_params_open(&bp, params_path,
+                                    (flags & GROTH16_PC_CHECK_POINTS) ? BP_CHECK_POINTS : BP_CHECK_ON_CURVE, err);
     if (st)
         return st;
     pc_header *h = calloc(1, PC_HEADER_BYTES);

@@ -16,9 +16,9 @@
  * (corruption detection at memory speed, not a cryptographic digest).
  *
  * A cache whose header, identity or (when asked) checksums do not match is rebuilt from the
- * .params, never used. Building decodes every point (coordinates < p and flags checked;
- * on-curve / subgroup checks only with GROTH16_PC_CHECK_POINTS, as bellperson's unchecked
- * mapped reader), writes a temporary file in cache_dir, fsyncs it and renames it over the
+ * .params, never used. Building decodes every point (coordinates < p, flags and the curve
+ * equation checked; the subgroup checks, which bellperson's unchecked mapped reader skips
+ * as well, only with GROTH16_PC_CHECK_POINTS), writes a temporary file in cache_dir, fsyncs it and renames it over the
  * cache name (cuzk_write_atomic's recipe), so a crash leaves either the old or the new
  * cache. Concurrent builders of the same cache each write their own temporary file.
  *

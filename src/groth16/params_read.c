@@ -167,7 +167,7 @@ cuzk_status bp_params_decode(const bp_params_t *p, bp_section s, uint64_t first,
     if (n && (g2 ? !out_g2 : !out_g1))
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "params: section %s needs a %s output array", SECTION_NAMES[s],
                          g2 ? "G2" : "G1");
-    bool check = p->flags & BP_CHECK_POINTS;
+    unsigned check = p->flags & (BP_CHECK_POINTS | BP_CHECK_ON_CURVE);
     bp_loc loc = {"params", SECTION_NAMES[s], true};
     for (uint64_t i = 0; i < n; i++) {
         uint64_t off = L->offset + (first + i) * L->point_bytes;

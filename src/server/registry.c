@@ -156,7 +156,8 @@ static cuzk_circuit *find_locked(cuzk_registry *r, const char *name, bool create
             if (!r->entries[i]->synthetic)
                 used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
                                          r->entries[i]->name);
-        cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit \"%.64s\" (configured: %s; built-in: synthetic-2 .. synthetic-%d)",
+        cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit \"%.64s\" (configured: %s; built-in: synthetic-2 .. synthetic-%d; "
+                  "Filecoin parameters: porep-, winning-, wpost-, snap-, snap-poseidon- + 2k 8m 512m 32g 64g)",
                   name, used ? known : "none", CUZK_SYNTHETIC_MAX_K);
         return NULL;
     }

@@ -77,7 +77,7 @@ typedef struct {
     bool loaded;            /* parameters resident (tier HOT), else configured only (COLD) */
     bool load_failed;       /* not loaded because the last load failed (tier FAILED) */
     bool warm;              /* not loaded, unloaded for budget room: fast reload (tier WARM) */
-    char load_error[512];   /* that load's error message; "" unless load_failed */
+    char load_error[1024];   /* that load's error message; "" unless load_failed */
     uint64_t size_bytes;    /* parameters held in memory (0 when not loaded) */
     uint32_t ref_count;     /* jobs holding the entry */
     double idle_ms;         /* since the last release (0 while in use or never used) */

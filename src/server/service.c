@@ -963,10 +963,13 @@ cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrs
     cuzk_status st;
     if (fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK) {
         st = fc_srs_preload(s->fc_srs, &fcid, &already, &ms, &e);
-        if (st)
-            return rpc_fail(fc_status_code(st) == GRPC_STATUS_FAILED_PRECONDITION ? GRPC_STATUS_FAILED_PRECONDITION
-                                                                                  : GRPC_STATUS_INTERNAL,
+        if (st) {
+            int code = fc_status_code(st);
+            return rpc_fail(code == GRPC_STATUS_FAILED_PRECONDITION || code == GRPC_STATUS_RESOURCE_EXHAUSTED
+                                ? code
+                                : GRPC_STATUS_INTERNAL,
                             "%s", e.msg);
+        }
     } else {
         st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
     }

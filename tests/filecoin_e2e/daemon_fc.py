@@ -69,6 +69,7 @@ expect(porep(vanilla_proof=bytes(flip)), grpc.StatusCode.INVALID_ARGUMENT, "c_x"
 expect(porep(sector_number=1499), grpc.StatusCode.INVALID_ARGUMENT, "sector_number 1499", "replica_id")
 expect(porep(miner_id=1007), grpc.StatusCode.INVALID_ARGUMENT, "miner_id 1007", "replica_id")
 expect(porep(sector_size=32 << 30), grpc.StatusCode.INVALID_ARGUMENT, "sector_size")
+expect(porep(registered_proof=5), grpc.StatusCode.INVALID_ARGUMENT, "registered_proof 5", "StackedDrg8MiBV1_1")
 check(c.call("GetStatus", pb.GetStatusRequest()).total_proofs_failed == 0, "refusals are not failed proofs")
 
 # the real C1 through the daemon
@@ -247,12 +248,22 @@ st3 = c3.call("GetStatus", pb.GetStatusRequest())
 check(ev.was_loaded and st3.pipeline.memory_used_bytes == 0 and
       [pb.SRSStatus.Tier.Name(x.tier) for x in st3.loaded_srs if x.circuit_id == hot[0]] == ["COLD"],
       "EvictSRS frees the budget and leaves COLD: %s" % st3.loaded_srs)
+# the same through cuzk-bench: tier names in `status`, `evict` of a WARM entry (not loaded)
+warm = [k for k in sizes if k not in hot][0]
+bs = subprocess.run([args.bench, "--addr", d3.target, "status"], capture_output=True, text=True)
+check(bs.returncode == 0 and "srs %s: COLD" % hot[0] in bs.stdout and "srs %s: WARM" % warm in bs.stdout,
+      "cuzk-bench status tiers: %s" % bs.stdout + bs.stderr)
+be = subprocess.run([args.bench, "--addr", d3.target, "evict", "-c", warm], capture_output=True, text=True)
+check(be.returncode == 0 and "was not loaded" in be.stdout, "cuzk-bench evict WARM: %s" % be.stdout + be.stderr)
 # parameters larger than the whole budget: refused at once, naming both sizes
 d4 = Daemon("fc-small", "unix://%s/fc4.sock" % lib.TMP, nopce + '[memory]\ntotal_budget = "%d"\n' % sizes["snap-2k"],
             max_message="64MiB")
 code, msg = Client(d4.target).code("Prove", pb.ProveRequest(submit=jobs[0]))
 check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "whole memory budget" in msg and str(sizes["porep-2k"]) in msg,
       "parameters over the budget: %s %r" % (code, msg))
+code, msg = Client(d4.target).code("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-2k"))
+check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "whole memory budget" in msg, "PreloadSRS over the budget: %s %r"
+      % (code, msg))
 check(d3.stop() == 0 and d4.stop() == 0, "budget daemons stop cleanly")
 
 # a daemon whose parameter directory lacks the files

@@ -3,6 +3,7 @@
  *     proof made from the mapped cache equals (byte for byte, same r, s) the proof made from
  *     the decoded key;
  *   - a second load maps the cache without building;
+ *   - a corrupted point coordinate in the .params refused while converting (curve equation);
  *   - a flipped byte in a section (detected by the checksum), a truncated cache, a cache
  *     whose source changed, and a foreign file under the cache name are all rebuilt, never
  *     used; GROTH16_PC_NO_BUILD refuses instead;
@@ -188,6 +189,23 @@ int main(void)
     fclose(f);
     CHECK(groth16_params_cache_load(params, cdir, 0, 2, &mp, &rep, &err) == CUZK_OK && rep.built,
           "foreign file rebuilt (%s)", rep.rebuild_reason);
+    groth16_mapped_params_close(&mp);
+
+    /* a corrupted coordinate in the .params (the low byte of the first h point's y): the
+     * conversion refuses it on the curve equation, naming the section, point and offset */
+    CHECK(bp_params_open(&bp, params, 0, &err) == CUZK_OK, "reopen: %s", err.msg);
+    long h0 = (long)bp.sec[BP_SEC_H].offset;
+    bp_params_close(&bp);
+    flip_byte(params, h0 + 95);
+    cuzk_status cst = groth16_params_cache_load(params, cdir, 0, 2, &mp, &rep, &err);
+    CHECK(cst == CUZK_E_POINT_NOT_ON_CURVE && strstr(err.msg, "section h point 0") &&
+              strstr(err.msg, "not on the G1 curve"),
+          "corrupt .params refused: %s %s", cuzk_status_name(cst), err.msg);
+    if (cst == CUZK_OK)
+        groth16_mapped_params_close(&mp);
+    flip_byte(params, h0 + 95);
+    CHECK(groth16_params_cache_load(params, cdir, 0, 2, &mp, &rep, &err) == CUZK_OK && rep.built,
+          "repaired .params converts again: %s", err.msg);
     groth16_mapped_params_close(&mp);
 
     /* a missing .params */

@@ -33,6 +33,7 @@ static const char USAGE[] =
     "  batch   (the same proof options) [-c|--count 3] [-j|--concurrency 1]\n"
     "  status                        GetStatus\n"
     "  preload -c|--circuit-id ID    PreloadSRS\n"
+    "  evict   -c|--circuit-id ID    EvictSRS\n"
     "  metrics                       GetMetrics (Prometheus text)\n";
 
 static const char PROOF_OPTIONS[] =
@@ -58,7 +59,8 @@ static const char PROOF_OPTIONS[] =
     "  --priority P       0 unspecified (the kind's default), 1 low, 2 normal, 3 high, 4 critical\n";
 
 /* Commands, their one-line summary and the options they take. */
-enum { C_SINGLE = 1, C_BATCH = 2, C_STATUS = 4, C_PRELOAD = 8, C_METRICS = 16 };
+enum { C_SINGLE = 1, C_BATCH = 2, C_STATUS = 4, C_PRELOAD = 8, C_METRICS = 16, C_EVICT = 32 };
+#define C_SRS_ID (C_PRELOAD | C_EVICT) /* commands that take -c|--circuit-id */
 static const struct {
     const char *name;
     unsigned bit;
@@ -68,6 +70,7 @@ static const struct {
     {"batch", C_BATCH, "--count Prove calls from --concurrency client threads; latency and throughput"},
     {"status", C_STATUS, "GetStatus: uptime, counters, prover workers, SRS entries, queues"},
     {"preload", C_PRELOAD, "PreloadSRS of one circuit id (-c|--circuit-id ID, required)"},
+    {"evict", C_EVICT, "EvictSRS of one circuit id (-c|--circuit-id ID, required): frees its memory"},
     {"metrics", C_METRICS, "GetMetrics: the Prometheus text"},
 };
 
@@ -80,8 +83,9 @@ static void command_usage(FILE *f, int i)
     if (bit & C_BATCH)
         fputs("  -c, --count N      proofs, 1 .. 1000000 (default 3)\n"
               "  -j, --concurrency N  client threads, 1 .. 1024 (default 1)\n", f);
-    if (bit & C_PRELOAD)
-        fputs("options:\n  -c, --circuit-id ID  circuit to load (synthetic-<k> or a [[circuits]] name)\n", f);
+    if (bit & C_SRS_ID)
+        fputs("options:\n  -c, --circuit-id ID  synthetic-<k>, a [[circuits]] name, or Filecoin parameters:\n"
+              "                       porep-, winning-, wpost-, snap-, snap-poseidon- + 2k 8m 512m 32g 64g\n", f);
 }
 
 /* Strict decimal in [lo, hi]: digits only (no sign, space or suffix). */
@@ -193,7 +197,7 @@ typedef struct {
     uint64_t prove_ms, queue_ms, total_ms, synth_ms;
     uint32_t verified;
     size_t proof_len;
-    char error[256];
+    char error[1024];
 } proof_result;
 
 static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_result *r, bool save)
@@ -289,7 +293,7 @@ static void *batch_worker(void *arg)
 
 static int simple(client *c, const char *cmd, const char *circuit_id)
 {
-    char msg[512];
+    char msg[2048];
     ProtobufCMessage *resp;
     grpc_status_code st;
     if (!strcmp(cmd, "status")) {
@@ -303,9 +307,12 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
                    s->pinned_memory_bytes, s->pinned_memory_limit_bytes);
             for (size_t i = 0; i < s->n_gpus; i++)
                 printf("worker %zu (device %u): %s\n", i, s->gpus[i]->ordinal, s->gpus[i]->name);
-            for (size_t i = 0; i < s->n_loaded_srs; i++)
-                printf("srs %s: tier %d, %" PRIu64 " bytes, refs %u\n", s->loaded_srs[i]->circuit_id,
-                       s->loaded_srs[i]->tier, s->loaded_srs[i]->size_bytes, s->loaded_srs[i]->ref_count);
+            for (size_t i = 0; i < s->n_loaded_srs; i++) {
+                const ProtobufCEnumValue *tv =
+                    protobuf_c_enum_descriptor_get_value(&cuzk__v1__srsstatus__tier__descriptor, s->loaded_srs[i]->tier);
+                printf("srs %s: %s, %" PRIu64 " bytes, refs %u\n", s->loaded_srs[i]->circuit_id, tv ? tv->name : "?",
+                       s->loaded_srs[i]->size_bytes, s->loaded_srs[i]->ref_count);
+            }
             for (size_t i = 0; i < s->n_queues; i++)
                 printf("queue %s: pending %u, in progress %u (synthesizing %u, proving %u, finishing %u)\n",
                        s->queues[i]->proof_kind, s->queues[i]->pending, s->queues[i]->in_progress,
@@ -321,6 +328,18 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
                    &resp, msg, sizeof msg);
         if (st == GRPC_STATUS_OK)
             fputs(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, stdout);
+    } else if (!strcmp(cmd, "evict")) {
+        Cuzk__V1__EvictSrsRequest req = CUZK__V1__EVICT_SRS_REQUEST__INIT;
+        req.circuit_id = (char *)circuit_id;
+        st = unary(c, "/cuzk.v1.ProvingEngine/EvictSRS", &req.base, &cuzk__v1__evict_srs_response__descriptor,
+                   &resp, msg, sizeof msg);
+        if (st == GRPC_STATUS_OK) {
+            const Cuzk__V1__EvictSrsResponse *p = (void *)resp;
+            if (p->was_loaded)
+                printf("%s: evicted, %" PRIu64 " bytes freed\n", circuit_id, p->freed_bytes);
+            else
+                printf("%s: was not loaded\n", circuit_id);
+        }
     } else {
         Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
         req.circuit_id = (char *)circuit_id;
@@ -400,12 +419,12 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool proof = bit & (C_SINGLE | C_BATCH);
         bool is_count = !strcmp(a, "--count") || (!strcmp(a, "-c") && (bit & C_BATCH));
-        bool is_id = !strcmp(a, "--circuit-id") || (!strcmp(a, "-c") && (bit & C_PRELOAD));
+        bool is_id = !strcmp(a, "--circuit-id") || (!strcmp(a, "-c") && (bit & C_SRS_ID));
         bool is_conc = !strcmp(a, "-j") || !strcmp(a, "--concurrency");
         bool known = is_proof_opt(a) || is_count || is_id || is_conc || !strcmp(a, "-c");
         bool single_only = !strcmp(a, "-o") || !strcmp(a, "--request-id");
         bool applies = (proof && is_proof_opt(a) && (!single_only || (bit & C_SINGLE))) ||
-                       ((bit & C_BATCH) && (is_count || is_conc)) || ((bit & C_PRELOAD) && is_id);
+                       ((bit & C_BATCH) && (is_count || is_conc)) || ((bit & C_SRS_ID) && is_id);
         if (!known) {
             fprintf(stderr, "cuzk-bench %s: unknown option %s\n", cmd, a);
             command_usage(stderr, ci);
@@ -486,8 +505,8 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
             return 2;
         }
     }
-    if ((bit & C_PRELOAD) && !*circuit_id) {
-        fprintf(stderr, "cuzk-bench preload: -c|--circuit-id ID is required\n");
+    if ((bit & C_SRS_ID) && !*circuit_id) {
+        fprintf(stderr, "cuzk-bench %s: -c|--circuit-id ID is required\n", cmd);
         command_usage(stderr, ci);
         return 2;
     }

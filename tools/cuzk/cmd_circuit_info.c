@@ -67,8 +67,12 @@ int cmd_circuit_info(int argc, char **argv)
     cs_counts c;
     cuzk_error err = {0};
     cuzk_status st = fc_circuit_info(circuit, params, np, &c, &err);
-    if (st == CUZK_E_UNSUPPORTED && strstr(err.msg, "is not a Filecoin circuit"))
+    if (st == CUZK_E_UNSUPPORTED && strstr(err.msg, "is not a Filecoin circuit")) {
         st = gadgets_circuit_info(circuit, params, np, &c, &err);
+        if (st == CUZK_E_UNSUPPORTED) /* name both lists */
+            snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                     "; Filecoin: porep, winning-post, window-post, snap, snap-poseidon with --param sector-size=S");
+    }
     if (st) {
         err.code = st;
         return cli_fail("circuit-info", &err);

@@ -632,10 +632,13 @@ static int run(fc_cli *c, int argc, char **argv)
     }
     cuzk_error err = {0};
     cuzk_status st = load_inputs(c, &err);
+    if (!st && c->out) /* proving takes minutes to hours: a bad -o is found out first */
+        st = cuzk_check_writable(c->out, &err);
     fc_srs *srs = NULL;
     fc_job *job = NULL;
     if (!st && !c->check && !c->synth_only) {
-        fc_srs_config sc = {.param_cache = c->param_cache, .cache_dir = c->cache_dir, .threads = c->threads};
+        fc_srs_config sc = {.param_cache = c->param_cache, .cache_dir = c->cache_dir, .threads = c->threads,
+                            .verify_checksums = true}; /* a corrupt point cache is rebuilt, as by the daemon */
         st = fc_srs_create(&sc, &srs, &err);
     }
     double t0 = cli_now_ms();

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/file_io.h"
 #include "filecoin/circuit_info.h"
 #include "groth16/bellperson_params.h"
 
@@ -94,6 +95,11 @@ static int gen(int argc, char **argv)
         fprintf(stderr, "cuzk params gen: %s exists (it may be the official file); use --force to replace it\n",
                 access(ppath, F_OK) == 0 ? ppath : vpath);
         return CLI_ERROR;
+    }
+    /* the setup takes minutes: find out first that the files can be written */
+    if ((st = cuzk_check_writable(ppath, &err)) || (st = cuzk_check_writable(vpath, &err))) {
+        err.code = st;
+        return cli_fail("params gen", &err);
     }
     fprintf(stderr, "cuzk params gen: WARNING: TEST-ONLY parameters for %s from random toxic waste; whoever runs "
                     "this can forge proofs. Never use them for real sectors.\n",

@@ -68,7 +68,7 @@ typedef struct {
     fc_bytes vanilla_proof;        /* PoRep */
     const fc_bytes *vanilla_proofs; /* PoSt / SnapDeals */
     size_t n_vanilla_proofs;
-    uint64_t registered_proof;     /* PoSt / SnapDeals (PoRep: ignored, the C1 carries it) */
+    uint64_t registered_proof;     /* PoSt / SnapDeals; PoRep: 0 or the C1's own (else refused) */
     bool has_miner;                /* miner_id set */
     uint64_t miner_id;
     bool has_sector;               /* sector_number set */

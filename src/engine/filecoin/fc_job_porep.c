@@ -70,6 +70,16 @@ cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *
     if (st)
         return cuzk_fail(err, st, "vanilla_proof: %s", e.msg);
     const fc_seal_proof *p = d->c1.registered_proof;
+    /* Curio sends the seal proof type too (the reference ignores it, §1.5); proto3 cannot
+     * tell 0 from absent, so only a non-zero value that contradicts the C1 is refused */
+    if (req->registered_proof && req->registered_proof != p->id) {
+        const fc_seal_proof *q = NULL;
+        cuzk_error qe;
+        if (fc_seal_proof_get(req->registered_proof, &q, &qe))
+            q = NULL;
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "registered_proof %llu (%s) does not match the C1's %u (%s)",
+                         (unsigned long long)req->registered_proof, q ? q->name : "unknown", p->id, p->name);
+    }
     /* The request's miner and sector, when given, must reproduce the C1's replica_id with its
      * ticket and comm_d (reference §1.5: Curio verifies the proof with them). A value the
      * request leaves out is taken from the C1 when the C1 carries it (C2Input wrapper). */

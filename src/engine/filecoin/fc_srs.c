@@ -22,7 +22,7 @@ struct fc_srs_entry {
     bool warm;        /* unloaded by a budget reclaim (point cache on disk, likely in page cache) */
     bool locked;      /* mlock'ed */
     uint64_t charged; /* budget bytes held for the mapping */
-    char error[256];
+    char error[1024];
     uint32_t refs;
     double released_at;
     groth16_mapped_params mp;
@@ -236,9 +236,9 @@ static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
     cuzk_status st;
     if (access(params, R_OK) != 0) {
         st = cuzk_fail(err, CUZK_E_IO,
-                       "parameters of %s not found: %s (%s); set [srs] param_cache or FIL_PROOFS_PARAMETER_CACHE to "
-                       "the directory holding the v28 files, or make test-only ones with `cuzk params gen %s "
-                       "--sector-size %s --out DIR`",
+                       "parameters of %s not found: %s (%s); point [srs] param_cache (daemon), --param-cache (CLI) "
+                       "or FIL_PROOFS_PARAMETER_CACHE at the directory holding the v28 files, or make test-only "
+                       "ones with `cuzk params gen %s --sector-size %s --out DIR`",
                        name, params, strerror(errno), fc_circuit_family_name(e->id.family), e->id.shape->name);
         free(params);
         return st;
@@ -252,6 +252,9 @@ static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
         if (!st)
             st = groth16_params_cache_load(params, m->cache_dir, flags, m->threads, &e->mp, &rep, err);
     }
+    if (!st && rep.built)
+        cuzk_log(CUZK_LOG_INFO, "srs: %s: point cache %s built from %s (%s) in %.1f s", name, e->mp.cache_path, params,
+                 rep.rebuild_reason, rep.build_ms / 1e3);
     free(params);
     if (!st)
         groth16_prepare_vk(&e->pvk, &e->mp.pk.vk);

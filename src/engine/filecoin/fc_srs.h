@@ -111,7 +111,7 @@ typedef struct {
     fc_srs_tier tier;    /* HOT exactly when loaded */
     bool loaded;
     bool failed;         /* the last load failed (error in `error`) */
-    char error[256];
+    char error[1024];
     uint64_t size_bytes; /* mapped point cache bytes */
     uint32_t ref_count;
     double idle_ms;
