@@ -268,6 +268,13 @@ static void hex(void)
     char out[9];
     CHECK(!strcmp(cuzk_hex(out, b, 4), "009fa0ff"), "hex of 00 9f a0 ff: %s", out);
     CHECK(!strcmp(cuzk_hex(out, b, 0), ""), "hex of nothing");
+    uint8_t r[4];
+    CHECK(cuzk_unhex(r, "009fA0ff", 4) && !memcmp(r, b, 4), "unhex 009fA0ff");
+    CHECK(cuzk_unhex(r, "0x009fa0FF", 4) && !memcmp(r, b, 4), "unhex with 0x");
+    static const char *const bad[] = {"009fa0f", "009fa0ff0", "009fa0fg", " 09fa0ff", "+09fa0ff", "0x", "", NULL};
+    for (int i = 0; bad[i]; i++)
+        CHECK(!cuzk_unhex(r, bad[i], 4), "unhex refuses '%s'", bad[i]);
+    CHECK(!cuzk_unhex(r, NULL, 4), "unhex refuses NULL");
 }
 
 int main(void)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "bench.h"
 #include "common/file_io.h"
 #include "cuzk/v1/proving.pb-c.h"
@@ -361,20 +362,6 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
     return 0;
 }
 
-static bool parse_hex32(const char *v, uint8_t out[32])
-{
-    if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
-        v += 2;
-    if (strlen(v) != 64 || strspn(v, "0123456789abcdefABCDEF") != 64)
-        return false;
-    for (int i = 0; i < 32; i++) {
-        unsigned x;
-        sscanf(v + 2 * i, "%2x", &x);
-        out[i] = (uint8_t)x;
-    }
-    return true;
-}
-
 static int proof_kind_of(const char *t)
 {
     static const struct {
@@ -488,7 +475,7 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
                            : !strcmp(a, "--comm-r-old") ? (o->has_r_old = true, o->comm_r_old)
                            : !strcmp(a, "--comm-r-new") ? (o->has_r_new = true, o->comm_r_new)
                                                         : (o->has_d_new = true, o->comm_d_new);
-            want = parse_hex32(v, dst) ? NULL : "32 bytes in hex (64 digits)";
+            want = cuzk_unhex(dst, v, 32) ? NULL : "32 bytes in hex (64 digits)";
         } else if (!strcmp(a, "--request-id")) {
             o->request_id = v;
         } else if (!strcmp(a, "-o")) {

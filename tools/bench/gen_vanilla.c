@@ -81,19 +81,6 @@ static void jhex(FILE *js, const char *name, const uint8_t b[32])
     fprintf(js, ",\"%s\":\"%s\"", name, h);
 }
 
-static bool parse_hex32(const char *s, uint8_t out[32])
-{
-    if (strlen(s) != 64)
-        return false;
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return false;
-        out[i] = (uint8_t)v;
-    }
-    return true;
-}
-
 static bool parse_u64(const char *s, uint64_t *out)
 {
     char *end;
@@ -160,7 +147,7 @@ static int parse(opts *o, int argc, char **argv)
             o->miner = n;
             fc_prover_id_from_actor(n, o->prover_id);
         } else if (!strcmp(a, "--prover-id")) {
-            if (!parse_hex32(v, o->prover_id))
+            if (!cuzk_unhex(o->prover_id, v, 32))
                 return usage_error("--prover-id wants 64 hex digits, got '%s'", v);
             if (fc_actor_from_prover_id(o->prover_id, &o->miner, NULL) != CUZK_OK)
                 o->miner = 0;
@@ -186,13 +173,13 @@ static int parse(opts *o, int argc, char **argv)
             if (!o->nsectors)
                 return usage_error("--sectors is empty: '%s'", v);
         } else if (!strcmp(a, "--ticket")) {
-            if (!parse_hex32(v, o->ticket))
+            if (!cuzk_unhex(o->ticket, v, 32))
                 return usage_error("--ticket wants 64 hex digits, got '%s'", v);
         } else if (!strcmp(a, "--seed")) {
-            if (!parse_hex32(v, o->seed))
+            if (!cuzk_unhex(o->seed, v, 32))
                 return usage_error("--seed wants 64 hex digits, got '%s'", v);
         } else if (!strcmp(a, "--randomness")) {
-            if (!parse_hex32(v, o->randomness))
+            if (!cuzk_unhex(o->randomness, v, 32))
                 return usage_error("--randomness wants 64 hex digits, got '%s'", v);
         } else if (!strcmp(a, "--partition")) {
             if (!parse_u64(v, &n) || n > 255)

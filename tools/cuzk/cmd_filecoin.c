@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/hex.h"
 #include "cli.h"
 #include "common/file_io.h"
 #include "cs/pce.h"
@@ -107,23 +108,6 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static bool parse_hex32(const char *s, uint8_t out[32])
-{
-    if (!s)
-        return false;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        s += 2;
-    if (strlen(s) != 64)
-        return false;
-    for (int i = 0; i < 32; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return false;
-        out[i] = (uint8_t)v;
-    }
-    return true;
-}
-
 /* Returns 0 to go on, -1 after --help, CLI_ERROR on a usage error. */
 static int parse(fc_cli *c, int argc, char **argv)
 {
@@ -193,7 +177,7 @@ static int parse(fc_cli *c, int argc, char **argv)
             has_rp = true;
         } else if (!strcmp(a, "--randomness") && c->type != FC_JOB_POREP && c->type != FC_JOB_SNAP) {
             NEEDV();
-            if (!parse_hex32(v, c->rand))
+            if (!cuzk_unhex(c->rand, v, 32))
                 return usage_error(c, "--randomness needs 32 bytes in hex (64 digits), got '%s'", v);
             c->req.randomness = (fc_bytes){c->rand, 32};
         } else if (!strcmp(a, "--partition")) {
@@ -212,7 +196,7 @@ static int parse(fc_cli *c, int argc, char **argv)
             NEEDV();
             uint8_t *dst = a[7] == 'r' && a[9] == 'o' ? c->r_old : a[7] == 'r' ? c->r_new : c->d_new;
             fc_bytes *f = dst == c->r_old ? &c->req.comm_r_old : dst == c->r_new ? &c->req.comm_r_new : &c->req.comm_d_new;
-            if (!parse_hex32(v, dst))
+            if (!cuzk_unhex(dst, v, 32))
                 return usage_error(c, "%s needs 32 bytes in hex (64 digits)", a);
             *f = (fc_bytes){dst, 32};
         } else if (a[0] == '-' && a[1]) {
