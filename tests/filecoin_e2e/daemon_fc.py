@@ -218,22 +218,8 @@ for t in ths:
     t.join()
 check(all(r == pb.AwaitProofResponse.COMPLETED for r in results), "alternating jobs under the budget: %s" % results)
 print("budget: 4 alternating jobs in %.1f s" % (time.time() - t_budget))
-
-
-def fc_idle(cl):
-    """No job or partition in flight, and the budget holds only the HOT parameters."""
-    s3 = cl.call("GetStatus", pb.GetStatusRequest())
-    p = s3.pipeline
-    return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
-            p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
-            p.permits_held) == 0 and p.memory_used_bytes == sum(
-                x.size_bytes for x in s3.loaded_srs if x.tier == pb.SRSStatus.HOT)
-
-
-deadline = time.time() + 60
-while not fc_idle(c3) and time.time() < deadline:
-    time.sleep(0.1)
-check(fc_idle(c3), "counters at zero after the alternating jobs, the budget holding only the HOT parameters")
+check(lib.wait_idle(c3, params_charged=True),
+      "counters at zero after the alternating jobs, the budget holding only the HOT parameters")
 st3 = c3.call("GetStatus", pb.GetStatusRequest())
 tiers = {x.circuit_id: (pb.SRSStatus.Tier.Name(x.tier), x.ref_count, x.size_bytes) for x in st3.loaded_srs}
 hot = [k for k, v in tiers.items() if v[0] == "HOT"]
