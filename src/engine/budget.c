@@ -65,7 +65,7 @@ uint64_t cuzk_budget_reclaim(cuzk_budget *b, uint64_t want)
 {
     pthread_mutex_lock(&b->mu);
     size_t n = b->n_reclaim;
-    __typeof__(b->reclaim[0]) r[CUZK_BUDGET_MAX_RECLAIMERS];
+    cuzk_budget_reclaimer r[CUZK_BUDGET_MAX_RECLAIMERS];
     memcpy(r, b->reclaim, n * sizeof r[0]);
     pthread_mutex_unlock(&b->mu);
     uint64_t freed = 0;

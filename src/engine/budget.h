@@ -32,6 +32,11 @@ typedef struct cuzk_budget_waiter cuzk_budget_waiter;
  * held, from whichever thread needs the room; it must not itself wait on the budget. */
 typedef uint64_t (*cuzk_budget_reclaim_fn)(void *ctx, uint64_t want);
 
+typedef struct {
+    cuzk_budget_reclaim_fn fn;
+    void *ctx;
+} cuzk_budget_reclaimer;
+
 #define CUZK_BUDGET_MAX_RECLAIMERS 4
 
 typedef struct {
@@ -43,10 +48,7 @@ typedef struct {
     size_t waiting;                  /* length of that FIFO; guarded by mu */
     cuzk_gauge *used_gauge;          /* optional mirror of `used` (with its peak) */
     uint64_t releases;               /* count of releases (a reclaim is retried only after one) */
-    struct {
-        cuzk_budget_reclaim_fn fn;
-        void *ctx;
-    } reclaim[CUZK_BUDGET_MAX_RECLAIMERS]; /* guarded by mu */
+    cuzk_budget_reclaimer reclaim[CUZK_BUDGET_MAX_RECLAIMERS]; /* guarded by mu */
     size_t n_reclaim;
 } cuzk_budget;
 
