@@ -4,7 +4,6 @@
 const uint64_t FP_MODULUS[FP_LIMBS] = FP_MODULUS_INIT;
 static const uint64_t FP_R2[FP_LIMBS] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
                                          0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
-#define FP_MINV 0x89f3fffcfffcfffdULL
 
 const fp_t FP_ZERO = {{0}};
 const fp_t FP_ONE = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,

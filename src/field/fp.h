@@ -41,6 +41,8 @@ extern const uint64_t FP_MODULUS[FP_LIMBS]; /* p, canonical limbs */
     {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,                    \
      0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}
 static const uint64_t fp_modulus_inline_[FP_LIMBS] = FP_MODULUS_INIT;
+/* -p^-1 mod 2^64, the Montgomery reduction constant. */
+#define FP_MINV 0x89f3fffcfffcfffdULL
 
 /* Addition-like operations are inline (they sit in the MSM and curve inner loops). */
 static inline void fp_add(fp_t *r, const fp_t *a, const fp_t *b)

@@ -1,5 +1,15 @@
-/* Fp2 = Fp[u]/(u^2+1); contracts in tower.h. */
+/* Fp2 = Fp[u]/(u^2+1); contracts in tower.h. Multiplication and squaring on the adx and
+ * ifma back ends: one assembly routine each (fp_wide_adx.S: Karatsuba at double width,
+ * one Montgomery reduction per coefficient). */
 #include "field/tower.h"
+
+#include "field/cpu.h"
+
+#ifndef CUZK_FIELD_PORTABLE
+void cuzk_fp2_mul_adx(uint64_t r[12], const uint64_t a[12], const uint64_t b[12]);
+void cuzk_fp2_sqr_adx(uint64_t r[12], const uint64_t a[12]);
+#define FP2_ADX 1
+#endif
 
 const fp2_t FP2_ZERO = {{{0}}, {{0}}};
 const fp2_t FP2_ONE = {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,
@@ -44,6 +54,12 @@ void fp2_frobenius(fp2_t *r, const fp2_t *a)
 void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
     /* Karatsuba: (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+#ifdef FP2_ADX
+    if (cuzk_cpu_use_adx()) {
+        cuzk_fp2_mul_adx(r->c0.l, a->c0.l, b->c0.l);
+        return;
+    }
+#endif
     fp_t t0, t1, s0, s1;
     fp_mul(&t0, &a->c0, &b->c0);
     fp_mul(&t1, &a->c1, &b->c1);
@@ -58,6 +74,12 @@ void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
 void fp2_sqr(fp2_t *r, const fp2_t *a)
 {
     /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+#ifdef FP2_ADX
+    if (cuzk_cpu_use_adx()) {
+        cuzk_fp2_sqr_adx(r->c0.l, a->c0.l);
+        return;
+    }
+#endif
     fp_t s, d, m;
     fp_add(&s, &a->c0, &a->c1);
     fp_sub(&d, &a->c0, &a->c1);

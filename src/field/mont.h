@@ -66,6 +66,43 @@ LIMB_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, con
     mont_reduce_once(r, t, m, N);
 }
 
+/* r[0 .. 2N-1] = a * b, the plain 2N-limb product (schoolbook, operand scanning); r must
+ * not overlap a or b. The double-width half of lazy reduction (field/wide.h). */
+LIMB_INLINE void mont_mulw(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t N)
+{
+    for (size_t i = 0; i < 2 * N; i++)
+        r[i] = 0;
+    for (size_t i = 0; i < N; i++) {
+        uint64_t c = 0;
+        for (size_t j = 0; j < N; j++)
+            r[i + j] = mac64(&c, a[j], b[i], r[i + j], c);
+        r[i + N] = c;
+    }
+}
+
+/* r = t * 2^-64N mod m, fully reduced, for a 2N-limb t < m 2^64N (Montgomery's word-by-word
+ * reduction, Math. Comp. 1985): N rounds u = (u + (u_0 minv) m) / 2^64 on the low half
+ * (u stays below 2^(64N - 64) + m, and ends at most m), then the high half (< m) is added
+ * and one conditional subtraction brings the sum (< 2m) below m. r may alias t. Needs
+ * m < 2^(64N - 1), as both BLS12-381 moduli are. */
+LIMB_INLINE void mont_redc(uint64_t *r, const uint64_t *t, const uint64_t *m, uint64_t minv, size_t N)
+{
+    uint64_t u[8], c;
+    for (size_t i = 0; i < N; i++)
+        u[i] = t[i];
+    for (size_t i = 0; i < N; i++) {
+        uint64_t C, mm = u[0] * minv;
+        (void)mac64(&C, mm, m[0], u[0], 0);
+        for (size_t j = 1; j < N; j++)
+            u[j - 1] = mac64(&C, mm, m[j], u[j], C);
+        u[N - 1] = C;
+    }
+    c = 0;
+    for (size_t i = 0; i < N; i++)
+        u[i] = adc64(u[i], t[N + i], c, &c);
+    mont_reduce_once(r, u, m, N);
+}
+
 LIMB_INLINE bool limbs_is_zero(const uint64_t *a, size_t N)
 {
     uint64_t acc = 0;

@@ -19,6 +19,7 @@
 #include "field/fp.h"
 #include "field/fr.h"
 #include "field/tower.h"
+#include "field/wide.h"
 
 #ifndef CUZK_EXPECT_BACKEND
 #error "CUZK_EXPECT_BACKEND must name the field back end under test"
@@ -622,6 +623,92 @@ static void t_fp12_mul_by_014(char **t)
     expect12(&a, t[5], " (in place)");
 }
 
+/* ---------------------------------------------------------------- double width (wide.h) */
+
+/* A wide token: 192 hex digits, the big-endian 768-bit integer. */
+static bool loadw(fpw_t *w, const char *tok)
+{
+    uint8_t b[2 * FP_BYTES];
+    if (!hex_exact(b, sizeof b, tok))
+        return false;
+    for (size_t i = 0; i < FPW_LIMBS; i++) {
+        uint64_t v = 0;
+        for (size_t j = 0; j < 8; j++)
+            v = v << 8 | b[8 * (FPW_LIMBS - 1 - i) + j];
+        w->l[i] = v;
+    }
+    return true;
+}
+
+static void expectw(const fpw_t *w, const char *want, const char *what)
+{
+    char hex[4 * FP_BYTES + 1];
+    uint8_t b[2 * FP_BYTES];
+    for (size_t i = 0; i < FPW_LIMBS; i++)
+        for (size_t j = 0; j < 8; j++)
+            b[8 * (FPW_LIMBS - 1 - i) + j] = (uint8_t)(w->l[i] >> (56 - 8 * j));
+    hex_encode(hex, b, sizeof b);
+    CHECK(strcmp(hex, want) == 0, "line %ld %s%s:\n   got  %s\n   want %s", line_no, cur_op, what, hex, want);
+}
+
+static void t_fp_mulw(char **t)
+{
+    fp_t a[2];
+    fpw_t r;
+    if (!load_coeffs(&a[0], 1, t[1]) || !load_coeffs(&a[1], 1, t[2]))
+        return;
+    fp_mulw(&r, &a[0], &a[1]);
+    expectw(&r, t[3], "");
+}
+
+static void t_fp_redc(char **t)
+{
+    fpw_t w;
+    fp_t r;
+    if (!loadw(&w, t[1]))
+        return;
+    fp_redc(&r, &w);
+    expect_coeffs(&r, 1, t[2], "");
+}
+
+static void fpw_bin(void (*op)(fpw_t *, const fpw_t *, const fpw_t *), char **t)
+{
+    fpw_t a, b, r;
+    if (!loadw(&a, t[1]) || !loadw(&b, t[2]))
+        return;
+    op(&r, &a, &b);
+    expectw(&r, t[3], "");
+    op(&a, &a, &b);
+    expectw(&a, t[3], " (r aliases a)");
+}
+
+static void fpw_add_f(fpw_t *r, const fpw_t *a, const fpw_t *b) { fpw_add(r, a, b); }
+static void fpw_sub_f(fpw_t *r, const fpw_t *a, const fpw_t *b) { fpw_sub(r, a, b); }
+static void t_fpw_add(char **t) { fpw_bin(fpw_add_f, t); }
+static void t_fpw_sub(char **t) { fpw_bin(fpw_sub_f, t); }
+
+static void t_fp2_mulw(char **t)
+{
+    fp2_t a, b;
+    fp2w_t r;
+    if (!load2(&a, t[1]) || !load2(&b, t[2]))
+        return;
+    fp2_mulw(&r, &a, &b);
+    expectw(&r.c0, t[3], " c0");
+    expectw(&r.c1, t[4], " c1");
+}
+
+static void t_fp2_sqrw(char **t)
+{
+    fp2_t a;
+    fp2w_t r;
+    if (!load2(&a, t[1]))
+        return;
+    fp2_sqrw(&r, &a);
+    expectw(&r.c0, t[2], " c0");
+    expectw(&r.c1, t[3], " c1");
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 typedef struct {
@@ -682,6 +769,9 @@ static handler handlers[] = {
     H("fp2_frobenius", 3, t_fp2_frobenius), H("fp2_legendre", 3, t_fp2_legendre),
     H("fp2_lexlargest", 3, t_fp2_lexlargest), H("fp2_sqrt", 3, t_fp2_sqrt),
     H("fp2_pow", 4, t_fp2_pow),
+
+    H("fp_mulw", 4, t_fp_mulw), H("fp_redc", 3, t_fp_redc), H("fpw_add", 4, t_fpw_add),
+    H("fpw_sub", 4, t_fpw_sub), H("fp2_mulw", 5, t_fp2_mulw), H("fp2_sqrw", 4, t_fp2_sqrw),
 
     H("fp6_add", 4, t_fp6_add), H("fp6_sub", 4, t_fp6_sub), H("fp6_mul", 4, t_fp6_mul),
     H("fp6_neg", 3, t_fp6_neg), H("fp6_sqr", 3, t_fp6_sqr), H("fp6_inv", 3, t_fp6_inv),

@@ -159,6 +159,46 @@ const fp2Edges = [
       out.emit('fp2_pow', fp2Hex(a), expHex(e), fp2Hex(Fp2.pow(a, e)));
 }
 
+// ---------------------------------------------------------------- double width (field/wide.h)
+// Exact integer specifications on the Montgomery images A = a 2^384 mod p of Fp inputs
+// (the limbs the C code holds): fp_mulw is the 768-bit product A B; fpw_add/sub work
+// modulo p 2^384 on integers below it; fp_redc W is the element W 2^-768 mod p (what the
+// reduced Montgomery value means); fp2_mulw / fp2_sqrw are the Karatsuba forms of wide.h.
+{
+  const R = 1n << 384n, pR = p * R, toM = (a) => (a * R) % p;
+  const wHex = (x) => hexBE(x, 2 * FP_BYTES);
+  const Rinv2 = Fp.inv((R * R) % p);
+  const fpEdges = edgeValues(Fp, FP_BYTES);
+  const fps = [...fpEdges, ...Array.from({ length: count }, () => rng.below(p))];
+  for (let i = 0; i < fps.length; i++) {
+    const a = fps[i], b = i < fpEdges.length ? fps[(i * 7 + 3) % fps.length] : rng.below(p);
+    out.emit('fp_mulw', fpHex(a), fpHex(b), wHex(toM(a) * toM(b)));
+  }
+  const ws = [0n, 1n, p, p * p, (p - 1n) * (p - 1n), 9n * p * p, R, R * (p - 1n), pR - 1n, pR - R];
+  for (let i = 0; i < count; i++) ws.push(rng.below(pR));
+  for (const w of ws) out.emit('fp_redc', wHex(w), fpHex(((w % p) * Rinv2) % p));
+  for (const w of ws)
+    for (const v of [0n, pR - 1n, ws[ws.length - 1], rng.below(pR)]) {
+      out.emit('fpw_add', wHex(w), wHex(v), wHex((w + v) % pR));
+      out.emit('fpw_sub', wHex(w), wHex(v), wHex((((w - v) % pR) + pR) % pR));
+    }
+  const fp2s = [
+    { c0: 0n, c1: 0n }, { c0: p - 1n, c1: p - 1n }, { c0: 0n, c1: p - 1n }, { c0: p - 1n, c1: 0n },
+    { c0: 1n, c1: p - 1n }, ...Array.from({ length: count }, () => ({ c0: rng.below(p), c1: rng.below(p) })),
+  ];
+  for (const a of fp2s)
+    for (const b of [fp2s[1], fp2s[2], { c0: rng.below(p), c1: rng.below(p) }]) {
+      const [a0, a1, b0, b1] = [toM(a.c0), toM(a.c1), toM(b.c0), toM(b.c1)];
+      const t0 = a0 * b0, t1 = a1 * b1;
+      out.emit('fp2_mulw', fp2Hex(a), fp2Hex(b), wHex((((t0 - t1) % pR) + pR) % pR),
+        wHex((a0 + a1) * (b0 + b1) - t0 - t1));
+    }
+  for (const a of fp2s) {
+    const [a0, a1] = [toM(a.c0), toM(a.c1)];
+    out.emit('fp2_sqrw', fp2Hex(a), wHex((a0 + a1) * ((((a0 - a1) % p) + p) % p)), wHex(2n * a0 * a1));
+  }
+}
+
 // ---------------------------------------------------------------- Fp6
 const randFp6 = () => ({ c0: randFp2(), c1: randFp2(), c2: randFp2() });
 const Z2 = Fp2.ZERO;
