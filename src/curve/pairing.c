@@ -152,15 +152,12 @@ void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *c
     fp12_conj(f, &acc); /* x < 0 */
 }
 
-/* r = a^|x| then conjugated: a^x for a in the cyclotomic subgroup. */
+/* r = a^|x| then conjugated: a^x for a in the cyclotomic subgroup (compressed squarings,
+ * fp12_cyclotomic_pow_u64). */
 static void cyclotomic_exp_x(fp12_t *r, const fp12_t *a)
 {
-    fp12_t acc = *a;
-    for (int bit = 62; bit >= 0; bit--) {
-        fp12_cyclotomic_sqr(&acc, &acc);
-        if ((BLS_X_ABS >> bit) & 1)
-            fp12_mul(&acc, &acc, a);
-    }
+    fp12_t acc;
+    fp12_cyclotomic_pow_u64(&acc, a, BLS_X_ABS);
     fp12_conj(r, &acc);
 }
 

@@ -1,7 +1,10 @@
-/* Fp6 = Fp2[v]/(v^3 - (u+1)); contracts in tower.h. Multiplication and squaring:
+/* Fp6 = Fp2[v]/(v^3 - (u+1)); contracts in tower.h and wide.h. Multiplication and squaring:
  * Chung-Hasan / Karatsuba forms from Devegili, O hEigeartaigh, Scott, Dahab,
- * "Multiplication and Squaring on Pairing-Friendly Fields" (ePrint 2006/471). */
+ * "Multiplication and Squaring on Pairing-Friendly Fields" (ePrint 2006/471), with the
+ * Fp2 products at double width and one reduction per coefficient (lazy reduction, Aranha
+ * et al., EUROCRYPT 2011; field/wide.h). */
 #include "field/tower.h"
+#include "field/wide.h"
 
 #define FP_ONE_MONT {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, \
                       0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}}
@@ -49,63 +52,71 @@ void fp6_neg(fp6_t *r, const fp6_t *a)
     fp2_neg(&r->c2, &a->c2);
 }
 
+void fp6_mulw(fp6w_t *r, const fp6_t *a, const fp6_t *b)
+{
+    fp2w_t v0, v1, v2, s;
+    fp2_t x, y;
+    fp2_mulw(&v0, &a->c0, &b->c0);
+    fp2_mulw(&v1, &a->c1, &b->c1);
+    fp2_mulw(&v2, &a->c2, &b->c2);
+    /* c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2) */
+    fp2_add(&x, &a->c1, &a->c2);
+    fp2_add(&y, &b->c1, &b->c2);
+    fp2_mulw(&s, &x, &y);
+    fp2w_sub(&s, &s, &v1);
+    fp2w_sub(&s, &s, &v2);
+    fp2w_mul_by_nonresidue(&s, &s);
+    fp2w_add(&r->c0, &s, &v0);
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2 */
+    fp2_add(&x, &a->c0, &a->c1);
+    fp2_add(&y, &b->c0, &b->c1);
+    fp2_mulw(&s, &x, &y);
+    fp2w_sub(&s, &s, &v0);
+    fp2w_sub(&s, &s, &v1);
+    fp2w_mul_by_nonresidue(&r->c1, &v2);
+    fp2w_add(&r->c1, &r->c1, &s);
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+    fp2_add(&x, &a->c0, &a->c2);
+    fp2_add(&y, &b->c0, &b->c2);
+    fp2_mulw(&s, &x, &y);
+    fp2w_sub(&s, &s, &v0);
+    fp2w_sub(&s, &s, &v2);
+    fp2w_add(&r->c2, &s, &v1);
+}
+
 void fp6_mul(fp6_t *r, const fp6_t *a, const fp6_t *b)
 {
-    fp2_t v0, v1, v2, s, t, c0, c1, c2;
-    fp2_mul(&v0, &a->c0, &b->c0);
-    fp2_mul(&v1, &a->c1, &b->c1);
-    fp2_mul(&v2, &a->c2, &b->c2);
-    /* c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2) */
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_add(&t, &b->c1, &b->c2);
-    fp2_mul(&s, &s, &t);
-    fp2_sub(&s, &s, &v1);
-    fp2_sub(&s, &s, &v2);
-    fp2_mul_by_nonresidue(&s, &s);
-    fp2_add(&c0, &s, &v0);
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2 */
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&t, &b->c0, &b->c1);
-    fp2_mul(&s, &s, &t);
-    fp2_sub(&s, &s, &v0);
-    fp2_sub(&s, &s, &v1);
-    fp2_mul_by_nonresidue(&t, &v2);
-    fp2_add(&c1, &s, &t);
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_add(&t, &b->c0, &b->c2);
-    fp2_mul(&s, &s, &t);
-    fp2_sub(&s, &s, &v0);
-    fp2_sub(&s, &s, &v2);
-    fp2_add(&c2, &s, &v1);
-    r->c0 = c0;
-    r->c1 = c1;
-    r->c2 = c2;
+    fp6w_t t;
+    fp6_mulw(&t, a, b);
+    fp6w_redc(r, &t);
 }
 
 void fp6_sqr(fp6_t *r, const fp6_t *a)
 {
-    /* CH-SQR2 */
-    fp2_t s0, s1, s2, s3, s4, t;
-    fp2_sqr(&s0, &a->c0);
-    fp2_mul(&s1, &a->c0, &a->c1);
-    fp2_dbl(&s1, &s1);
-    fp2_sub(&t, &a->c0, &a->c1);
+    /* CH-SQR2 at double width: s0 = a0^2, m01 = 2 a0 a1, m12 = 2 a1 a2, s2 = a2^2;
+     * c2 = (a0 + a1 + a2)^2 - s0 - s2 - m01 - m12 = a1^2 + 2 a0 a2,
+     * c0 = s0 + xi m12, c1 = m01 + xi s2. */
+    fp2w_t s0, m01, m12, s2, x;
+    fp2_t t;
+    fp2_sqrw(&s0, &a->c0);
+    fp2_dbl(&t, &a->c1);
+    fp2_mulw(&m01, &a->c0, &t);
+    fp2_mulw(&m12, &t, &a->c2);
+    fp2_sqrw(&s2, &a->c2);
+    fp2_add(&t, &a->c0, &a->c1);
     fp2_add(&t, &t, &a->c2);
-    fp2_sqr(&s2, &t);
-    fp2_mul(&s3, &a->c1, &a->c2);
-    fp2_dbl(&s3, &s3);
-    fp2_sqr(&s4, &a->c2);
-    /* c2 = s1 + s2 + s3 - s0 - s4 */
-    fp2_add(&t, &s1, &s2);
-    fp2_add(&t, &t, &s3);
-    fp2_sub(&t, &t, &s0);
-    fp2_sub(&r->c2, &t, &s4);
-    /* c0 = s0 + xi s3, c1 = s1 + xi s4 */
-    fp2_mul_by_nonresidue(&s3, &s3);
-    fp2_add(&r->c0, &s0, &s3);
-    fp2_mul_by_nonresidue(&s4, &s4);
-    fp2_add(&r->c1, &s1, &s4);
+    fp2_sqrw(&x, &t);
+    fp2w_sub(&x, &x, &s0);
+    fp2w_sub(&x, &x, &s2);
+    fp2w_sub(&x, &x, &m01);
+    fp2w_sub(&x, &x, &m12);
+    fp2w_redc(&r->c2, &x);
+    fp2w_mul_by_nonresidue(&x, &m12);
+    fp2w_add(&x, &x, &s0);
+    fp2w_redc(&r->c0, &x);
+    fp2w_mul_by_nonresidue(&x, &s2);
+    fp2w_add(&x, &x, &m01);
+    fp2w_redc(&r->c1, &x);
 }
 
 void fp6_inv(fp6_t *r, const fp6_t *a)
@@ -146,44 +157,47 @@ void fp6_mul_by_nonresidue(fp6_t *r, const fp6_t *a)
     r->c0 = t;
 }
 
+void fp6_mul_by_01w(fp6w_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1)
+{
+    /* c0 = a0 b0 + xi a2 b1, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1, c2 = a2 b0 + a1 b1 */
+    fp2w_t v0, v1, s;
+    fp2_t x, y;
+    fp2_mulw(&v0, &a->c0, b0);
+    fp2_mulw(&v1, &a->c1, b1);
+    fp2_mulw(&s, &a->c2, b1);
+    fp2w_mul_by_nonresidue(&s, &s);
+    fp2w_add(&r->c0, &s, &v0);
+    fp2_add(&x, &a->c0, &a->c1);
+    fp2_add(&y, b0, b1);
+    fp2_mulw(&s, &x, &y);
+    fp2w_sub(&s, &s, &v0);
+    fp2w_sub(&r->c1, &s, &v1);
+    fp2_mulw(&s, &a->c2, b0);
+    fp2w_add(&r->c2, &s, &v1);
+}
+
 void fp6_mul_by_01(fp6_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1)
 {
-    fp2_t v0, v1, s, t, c0, c1, c2;
-    fp2_mul(&v0, &a->c0, b0);
-    fp2_mul(&v1, &a->c1, b1);
-    /* c0 = xi((a1 + a2) b1 - v1) + v0 */
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_mul(&s, &s, b1);
-    fp2_sub(&s, &s, &v1);
-    fp2_mul_by_nonresidue(&s, &s);
-    fp2_add(&c0, &s, &v0);
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 */
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&t, b0, b1);
-    fp2_mul(&s, &s, &t);
-    fp2_sub(&s, &s, &v0);
-    fp2_sub(&c1, &s, &v1);
-    /* c2 = (a0 + a2) b0 - v0 + v1 */
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_mul(&s, &s, b0);
-    fp2_sub(&s, &s, &v0);
-    fp2_add(&c2, &s, &v1);
-    r->c0 = c0;
-    r->c1 = c1;
-    r->c2 = c2;
+    fp6w_t t;
+    fp6_mul_by_01w(&t, a, b0, b1);
+    fp6w_redc(r, &t);
+}
+
+void fp6_mul_by_1w(fp6w_t *r, const fp6_t *a, const fp2_t *b1)
+{
+    /* (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
+    fp2w_t t;
+    fp2_mulw(&t, &a->c2, b1);
+    fp2w_mul_by_nonresidue(&r->c0, &t);
+    fp2_mulw(&r->c1, &a->c0, b1);
+    fp2_mulw(&r->c2, &a->c1, b1);
 }
 
 void fp6_mul_by_1(fp6_t *r, const fp6_t *a, const fp2_t *b1)
 {
-    /* (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
-    fp2_t c0, c1, c2;
-    fp2_mul(&c0, &a->c2, b1);
-    fp2_mul_by_nonresidue(&c0, &c0);
-    fp2_mul(&c1, &a->c0, b1);
-    fp2_mul(&c2, &a->c1, b1);
-    r->c0 = c0;
-    r->c1 = c1;
-    r->c2 = c2;
+    fp6w_t t;
+    fp6_mul_by_1w(&t, a, b1);
+    fp6w_redc(r, &t);
 }
 
 void fp6_frobenius(fp6_t *r, const fp6_t *a, unsigned k)

@@ -73,6 +73,15 @@ void fp12_frobenius(fp12_t *r, const fp12_t *a, unsigned k);
 void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o1, const fp2_t *o4);
 /* Granger-Scott squaring, valid only for elements of the cyclotomic subgroup. */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
+/* r = a^e for a in the cyclotomic subgroup (any a with a^(p^6 + 1) = 1: the output of the
+ * final exponentiation's easy part, or of GT). Squarings run in Karabina's compressed form
+ * (4 of the 6 Fp2 coefficients; Karabina, Math. Comp. 82, 2013) through runs of at least
+ * 4 zero bits, the saved powers are decompressed with one shared Fp2 inversion
+ * (Montgomery's trick), and the tail goes through Granger-Scott squarings; an element that
+ * the compressed form cannot represent (a coefficient c1.c0 that becomes 0, e.g. a = 1)
+ * falls back to plain square-and-multiply. Wrong results, no failure, for a outside the
+ * subgroup. Uses about 24 KiB of stack. */
+void fp12_cyclotomic_pow_u64(fp12_t *r, const fp12_t *a, uint64_t e);
 void fp12_pow(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t nlimbs);
 bool fp12_eq(const fp12_t *a, const fp12_t *b);
 bool fp12_is_one(const fp12_t *a);

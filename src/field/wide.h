@@ -93,4 +93,46 @@ static inline void fp2w_mul_by_nonresidue(fp2w_t *r, const fp2w_t *a)
     r->c0 = t;
 }
 
+/* Fp6 at double width (coefficients as in tower.h). The reduced operations of fp6.c are
+ * these followed by fp6w_redc, so the Fp6 vectors test them. */
+typedef struct { fp2w_t c0, c1, c2; } fp6w_t;
+
+/* r = a b unreduced (Karatsuba over Fp2: 6 fp2_mulw; Devegili et al., ePrint 2006/471) */
+void fp6_mulw(fp6w_t *r, const fp6_t *a, const fp6_t *b);
+/* r = a (b0 + b1 v) unreduced (5 fp2_mulw), and r = a (b1 v) (3 fp2_mulw) */
+void fp6_mul_by_01w(fp6w_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1);
+void fp6_mul_by_1w(fp6w_t *r, const fp6_t *a, const fp2_t *b1);
+
+static inline void fp6w_redc(fp6_t *r, const fp6w_t *a)
+{
+    fp2w_redc(&r->c0, &a->c0);
+    fp2w_redc(&r->c1, &a->c1);
+    fp2w_redc(&r->c2, &a->c2);
+}
+
+static inline void fp6w_add(fp6w_t *r, const fp6w_t *a, const fp6w_t *b)
+{
+    fp2w_add(&r->c0, &a->c0, &b->c0);
+    fp2w_add(&r->c1, &a->c1, &b->c1);
+    fp2w_add(&r->c2, &a->c2, &b->c2);
+}
+
+static inline void fp6w_sub(fp6w_t *r, const fp6w_t *a, const fp6w_t *b)
+{
+    fp2w_sub(&r->c0, &a->c0, &b->c0);
+    fp2w_sub(&r->c1, &a->c1, &b->c1);
+    fp2w_sub(&r->c2, &a->c2, &b->c2);
+}
+
+/* r = a + b v (b's product by v = (xi b2, b0, b1)): the "a0 b0 + v a1 b1" of Fp12 products;
+ * r may alias a, not b. */
+static inline void fp6w_add_mul_by_v(fp6w_t *r, const fp6w_t *a, const fp6w_t *b)
+{
+    fp2w_t t;
+    fp2w_mul_by_nonresidue(&t, &b->c2);
+    fp2w_add(&r->c2, &a->c2, &b->c1);
+    fp2w_add(&r->c1, &a->c1, &b->c0);
+    fp2w_add(&r->c0, &a->c0, &t);
+}
+
 #endif

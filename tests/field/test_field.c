@@ -623,6 +623,21 @@ static void t_fp12_mul_by_014(char **t)
     expect12(&a, t[5], " (in place)");
 }
 
+static void t_fp12_cyclotomic_pow(char **t)
+{
+    fp12_t a, r;
+    uint8_t b[8];
+    if (!load12(&a, t[1]) || !hex_exact(b, 8, t[2]))
+        return;
+    uint64_t e = 0;
+    for (int i = 0; i < 8; i++)
+        e = e << 8 | b[i];
+    fp12_cyclotomic_pow_u64(&r, &a, e);
+    expect12(&r, t[3], "");
+    fp12_cyclotomic_pow_u64(&a, &a, e);
+    expect12(&a, t[3], " (in place)");
+}
+
 /* ---------------------------------------------------------------- double width (wide.h) */
 
 /* A wide token: 192 hex digits, the big-endian 768-bit integer. */
@@ -783,6 +798,7 @@ static handler handlers[] = {
     H("fp12_conj", 3, t_fp12_conj), H("fp12_frobenius", 4, t_fp12_frobenius),
     H("fp12_mul_by_014", 6, t_fp12_mul_by_014),
     H("fp12_cyclotomic_sqr", 3, t_fp12_cyclotomic_sqr), H("fp12_pow", 4, t_fp12_pow),
+    H("fp12_cyclotomic_pow", 4, t_fp12_cyclotomic_pow),
 };
 
 #define NHANDLERS (sizeof handlers / sizeof handlers[0])

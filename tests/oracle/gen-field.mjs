@@ -250,6 +250,20 @@ const Z6 = Fp6.ZERO;
     g = Fp12.mul(Fp12.frobeniusMap(g, 2), g);
     out.emit('fp12_cyclotomic_sqr', fp12Hex(g), fp12Hex(Fp12.sqr(g)));
   }
+  // Powers in the cyclotomic subgroup (compressed squarings over long zero runs): the BLS
+  // parameter |x|, runs of every length class, the edges of the 64-bit range, random.
+  const cyclo = () => {
+    const f = randFp12();
+    const g = Fp12.mul(Fp12.conjugate(f), Fp12.inv(f));
+    return Fp12.mul(Fp12.frobeniusMap(g, 2), g);
+  };
+  const pows = [0n, 1n, 2n, 3n, 0xd201000000010000n, 1n << 63n, (1n << 64n) - 1n, 0x8000000000000001n,
+    0x11n, 0x1111111111111111n, 0x8421084210842108n, rng.bits(64), rng.bits(64), rng.bits(20)];
+  for (const e of pows) {
+    const g = cyclo();
+    out.emit('fp12_cyclotomic_pow', fp12Hex(g), hexBE(e, 8), fp12Hex(Fp12.pow(g, e)));
+  }
+  out.emit('fp12_cyclotomic_pow', fp12Hex(Fp12.ONE), hexBE(0xd201000000010000n, 8), fp12Hex(Fp12.ONE));
   const blsX = 0xd201000000010000n;
   for (const e of [0n, 1n, blsX, rng.bits(128)]) {
     const a = randFp12();
