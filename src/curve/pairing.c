@@ -110,6 +110,30 @@ static void addition_step(g2_jac_t *t, const g2_affine_t *q, fp2_t *c0, fp2_t *c
     fp2_mul(&t->z, &t->z, &e);
 }
 
+/* Divide every line by its cy (Montgomery's trick: one Fp2 inversion for the 68), so
+ * that the Miller loop's yP-scaled line has the coefficient 1 in slot 4. Left as it is
+ * when a cy is 0 (not for points of order r: T = kQ with 0 < k < r is never at
+ * infinity, never 2-torsion and never +-Q in the addition steps). */
+static void normalize_lines(g2_prepared_t *out)
+{
+    fp2_t pre[PAIRING_LINES], acc = FP2_ONE, inv, t;
+    for (size_t k = 0; k < PAIRING_LINES; k++) {
+        pre[k] = acc;
+        fp2_mul(&acc, &acc, &out->cy[k]);
+    }
+    if (fp2_is_zero(&acc))
+        return;
+    fp2_inv(&inv, &acc);
+    for (size_t k = PAIRING_LINES; k-- > 0;) {
+        fp2_mul(&t, &inv, &pre[k]);             /* 1 / cy_k */
+        fp2_mul(&inv, &inv, &out->cy[k]);       /* 1 / (cy_0 ... cy_{k-1}) */
+        fp2_mul(&out->c0[k], &out->c0[k], &t);
+        fp2_mul(&out->cx[k], &out->cx[k], &t);
+        out->cy[k] = FP2_ONE;
+    }
+    out->normalized = true;
+}
+
 void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)
 {
     memset(out, 0, sizeof *out);
@@ -126,28 +150,99 @@ void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)
             k++;
         }
     }
+    normalize_lines(out);
 }
 
-static void apply_line(fp12_t *f, const g2_prepared_t *q, size_t k, const g1_affine_t *p)
+/* Pairs per shared loop: the per-pair scalars live on the stack; more pairs run as several
+ * loops whose values are multiplied. */
+#define LOOP_PAIRS 16
+
+/* The G1 side of one pair: for a normalised prepared point the line is scaled by 1/yP,
+ * so o0 = c0 / yP, o1 = cx xP / yP and o4 = 1 (sx = xP / yP, sy = 1 / yP); otherwise
+ * o0 = c0, o1 = cx xP, o4 = cy yP (sx = xP, sy = yP). */
+typedef struct {
+    const g2_prepared_t *q;
+    fp_t sx, sy;
+    bool unit;
+} loop_pair_t;
+
+/* acc *= line k of pair e; `fresh` when acc is still 1 (then acc becomes the line) */
+static void apply_line(fp12_t *acc, bool *fresh, const loop_pair_t *e, size_t k)
 {
-    fp2_t o1, o4;
-    fp2_mul_fp(&o1, &q->cx[k], &p->x);
-    fp2_mul_fp(&o4, &q->cy[k], &p->y);
-    fp12_mul_by_014(f, f, &q->c0[k], &o1, &o4);
+    fp2_t o0, o1, o4;
+    fp2_mul_fp(&o1, &e->q->cx[k], &e->sx);
+    if (e->unit) {
+        fp2_mul_fp(&o0, &e->q->c0[k], &e->sy);
+        o4 = FP2_ONE;
+    } else {
+        o0 = e->q->c0[k];
+        fp2_mul_fp(&o4, &e->q->cy[k], &e->sy);
+    }
+    if (*fresh) {
+        *acc = (fp12_t){{o0, o1, FP2_ZERO}, {FP2_ZERO, o4, FP2_ZERO}};
+        *fresh = false;
+    } else if (e->unit) {
+        fp12_mul_by_014_unit(acc, acc, &o0, &o1);
+    } else {
+        fp12_mul_by_014(acc, acc, &o0, &o1, &o4);
+    }
+}
+
+/* acc = prod over the m pairs of their line products (no conjugation) */
+static void miller_loop_chunk(fp12_t *acc, const g1_affine_t *p, const g2_prepared_t *const *q, size_t m)
+{
+    loop_pair_t e[LOOP_PAIRS];
+    fp_t pre[LOOP_PAIRS], prod = FP_ONE, inv;
+    size_t n = 0, nu = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (q[i]->infinity || g1_affine_is_infinity(&p[i]))
+            continue;
+        e[n].q = q[i];
+        e[n].unit = q[i]->normalized && !fp_is_zero(&p[i].y);
+        e[n].sx = p[i].x;
+        e[n].sy = p[i].y;
+        if (e[n].unit) { /* batch inversion of the yP (Montgomery's trick) */
+            pre[n] = prod;
+            fp_mul(&prod, &prod, &p[i].y);
+            nu++;
+        }
+        n++;
+    }
+    if (nu > 0) {
+        fp_inv(&inv, &prod);
+        for (size_t i = n; i-- > 0;) {
+            if (!e[i].unit)
+                continue;
+            fp_t yinv;
+            fp_mul(&yinv, &inv, &pre[i]);
+            fp_mul(&inv, &inv, &e[i].sy);
+            e[i].sy = yinv;
+            fp_mul(&e[i].sx, &e[i].sx, &yinv);
+        }
+    }
+    bool fresh = true;
+    *acc = FP12_ONE;
+    size_t k = 0;
+    for (int bit = 62; bit >= 0; bit--) {
+        if (bit != 62 && !fresh)
+            fp12_sqr(acc, acc);
+        int steps = 1 + (int)((BLS_X_ABS >> bit) & 1);
+        for (int s = 0; s < steps; s++, k++)
+            for (size_t i = 0; i < n; i++)
+                apply_line(acc, &fresh, &e[i], k);
+    }
 }
 
 void pairing_miller_loop(fp12_t *f, const g1_affine_t *p, const g2_prepared_t *const *q, size_t n)
 {
-    fp12_t acc = FP12_ONE;
-    size_t k = 0;
-    for (int bit = 62; bit >= 0; bit--) {
-        if (bit != 62)
-            fp12_sqr(&acc, &acc);
-        int steps = 1 + (int)((BLS_X_ABS >> bit) & 1);
-        for (int s = 0; s < steps; s++, k++)
-            for (size_t i = 0; i < n; i++)
-                if (!q[i]->infinity && !g1_affine_is_infinity(&p[i]))
-                    apply_line(&acc, q[i], k, &p[i]);
+    fp12_t acc = FP12_ONE, part;
+    for (size_t i = 0; i < n; i += LOOP_PAIRS) {
+        size_t m = n - i < LOOP_PAIRS ? n - i : LOOP_PAIRS;
+        miller_loop_chunk(&part, p + i, q + i, m);
+        if (i == 0)
+            acc = part;
+        else
+            fp12_mul(&acc, &acc, &part);
     }
     fp12_conj(f, &acc); /* x < 0 */
 }

@@ -116,6 +116,27 @@ void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o
     fp6w_redc(&r->c0, &x);
 }
 
+void fp12_mul_by_014_unit(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o1)
+{
+    /* b0 = o0 + o1 v, b1 = v: t0 = a0 b0 (5 products), a1 b1 = v a1 (a shift),
+     * c1 = (a0 + a1)(o0 + (o1 + 1) v) - t0 - v a1, c0 = t0 + v (v a1); the shifted terms are
+     * added after the reduction (redc(t + X 2^384) = redc(t) + X). */
+    fp6w_t t0, x;
+    fp6_t s, va1, vva1, c0, c1;
+    fp2_t o11 = *o1;
+    fp_add(&o11.c0, &o11.c0, &FP_ONE);
+    fp6_mul_by_01w(&t0, &a->c0, o0, o1);
+    fp6_add(&s, &a->c0, &a->c1);
+    fp6_mul_by_01w(&x, &s, o0, &o11);
+    fp6w_sub(&x, &x, &t0);
+    fp6w_redc(&c1, &x);
+    fp6_mul_by_nonresidue(&va1, &a->c1);
+    fp6_sub(&r->c1, &c1, &va1);
+    fp6_mul_by_nonresidue(&vva1, &va1);
+    fp6w_redc(&c0, &t0);
+    fp6_add(&r->c0, &c0, &vva1);
+}
+
 /* (a + b s)^2 in Fp4 = Fp2[s]/(s^2 - xi): returns (a^2 + xi b^2, 2ab) with
  * 2ab = (a + b)^2 - a^2 - b^2, squares at double width (3 fp2_sqrw, 4 reductions). */
 static void fp4_sqr(fp2_t *c0, fp2_t *c1, const fp2_t *a, const fp2_t *b)

@@ -16,36 +16,6 @@ const fp2_t FP2_ONE = {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985
                          0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}},
                        {{0}}};
 
-void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b)
-{
-    fp_add(&r->c0, &a->c0, &b->c0);
-    fp_add(&r->c1, &a->c1, &b->c1);
-}
-
-void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b)
-{
-    fp_sub(&r->c0, &a->c0, &b->c0);
-    fp_sub(&r->c1, &a->c1, &b->c1);
-}
-
-void fp2_neg(fp2_t *r, const fp2_t *a)
-{
-    fp_neg(&r->c0, &a->c0);
-    fp_neg(&r->c1, &a->c1);
-}
-
-void fp2_dbl(fp2_t *r, const fp2_t *a)
-{
-    fp_dbl(&r->c0, &a->c0);
-    fp_dbl(&r->c1, &a->c1);
-}
-
-void fp2_conj(fp2_t *r, const fp2_t *a)
-{
-    r->c0 = a->c0;
-    fp_neg(&r->c1, &a->c1);
-}
-
 void fp2_frobenius(fp2_t *r, const fp2_t *a)
 {
     fp2_conj(r, a);

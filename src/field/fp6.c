@@ -31,27 +31,6 @@ static const fp2_t FROB6_C2[4] = {
        0xef148d1ea0f4c069ULL, 0x040ab3263eff0206ULL}}, {{0}}},
 };
 
-void fp6_add(fp6_t *r, const fp6_t *a, const fp6_t *b)
-{
-    fp2_add(&r->c0, &a->c0, &b->c0);
-    fp2_add(&r->c1, &a->c1, &b->c1);
-    fp2_add(&r->c2, &a->c2, &b->c2);
-}
-
-void fp6_sub(fp6_t *r, const fp6_t *a, const fp6_t *b)
-{
-    fp2_sub(&r->c0, &a->c0, &b->c0);
-    fp2_sub(&r->c1, &a->c1, &b->c1);
-    fp2_sub(&r->c2, &a->c2, &b->c2);
-}
-
-void fp6_neg(fp6_t *r, const fp6_t *a)
-{
-    fp2_neg(&r->c0, &a->c0);
-    fp2_neg(&r->c1, &a->c1);
-    fp2_neg(&r->c2, &a->c2);
-}
-
 void fp6_mulw(fp6w_t *r, const fp6_t *a, const fp6_t *b)
 {
     fp2w_t v0, v1, v2, s;

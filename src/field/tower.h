@@ -22,11 +22,32 @@ typedef struct { fp6_t c0, c1; } fp12_t;
 
 extern const fp2_t FP2_ZERO, FP2_ONE;
 
-void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b);
-void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b);
-void fp2_neg(fp2_t *r, const fp2_t *a);
-void fp2_dbl(fp2_t *r, const fp2_t *a);
-void fp2_conj(fp2_t *r, const fp2_t *a);
+/* Additions are inline (they sit between the products of every tower operation). */
+LIMB_INLINE void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b)
+{
+    fp_add(&r->c0, &a->c0, &b->c0);
+    fp_add(&r->c1, &a->c1, &b->c1);
+}
+LIMB_INLINE void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b)
+{
+    fp_sub(&r->c0, &a->c0, &b->c0);
+    fp_sub(&r->c1, &a->c1, &b->c1);
+}
+LIMB_INLINE void fp2_neg(fp2_t *r, const fp2_t *a)
+{
+    fp_neg(&r->c0, &a->c0);
+    fp_neg(&r->c1, &a->c1);
+}
+LIMB_INLINE void fp2_dbl(fp2_t *r, const fp2_t *a)
+{
+    fp_dbl(&r->c0, &a->c0);
+    fp_dbl(&r->c1, &a->c1);
+}
+LIMB_INLINE void fp2_conj(fp2_t *r, const fp2_t *a)
+{
+    r->c0 = a->c0;
+    fp_neg(&r->c1, &a->c1);
+}
 void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b);
 void fp2_sqr(fp2_t *r, const fp2_t *a);
 void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b);
@@ -44,9 +65,24 @@ bool fp2_eq(const fp2_t *a, const fp2_t *b);
 bool fp2_is_lexicographically_largest(const fp2_t *a);
 
 extern const fp6_t FP6_ZERO, FP6_ONE;
-void fp6_add(fp6_t *r, const fp6_t *a, const fp6_t *b);
-void fp6_sub(fp6_t *r, const fp6_t *a, const fp6_t *b);
-void fp6_neg(fp6_t *r, const fp6_t *a);
+LIMB_INLINE void fp6_add(fp6_t *r, const fp6_t *a, const fp6_t *b)
+{
+    fp2_add(&r->c0, &a->c0, &b->c0);
+    fp2_add(&r->c1, &a->c1, &b->c1);
+    fp2_add(&r->c2, &a->c2, &b->c2);
+}
+LIMB_INLINE void fp6_sub(fp6_t *r, const fp6_t *a, const fp6_t *b)
+{
+    fp2_sub(&r->c0, &a->c0, &b->c0);
+    fp2_sub(&r->c1, &a->c1, &b->c1);
+    fp2_sub(&r->c2, &a->c2, &b->c2);
+}
+LIMB_INLINE void fp6_neg(fp6_t *r, const fp6_t *a)
+{
+    fp2_neg(&r->c0, &a->c0);
+    fp2_neg(&r->c1, &a->c1);
+    fp2_neg(&r->c2, &a->c2);
+}
 void fp6_mul(fp6_t *r, const fp6_t *a, const fp6_t *b);
 void fp6_sqr(fp6_t *r, const fp6_t *a);
 void fp6_inv(fp6_t *r, const fp6_t *a);
@@ -71,6 +107,10 @@ void fp12_frobenius(fp12_t *r, const fp12_t *a, unsigned k);
  * (c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2) = (o0, o1, 0, 0, o4, 0) ("014", the M-type
  * twist lines of BLS12-381). */
 void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o1, const fp2_t *o4);
+/* The same with o4 = 1: b = (o0 + o1*v) + v*w, the line of a normalised prepared point
+ * scaled by 1/yP (curve/pairing.h): a*b1 = a1*v needs no product, so 10 Fp2 products
+ * instead of 13. */
+void fp12_mul_by_014_unit(fp12_t *r, const fp12_t *a, const fp2_t *o0, const fp2_t *o1);
 /* Granger-Scott squaring, valid only for elements of the cyclotomic subgroup. */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
 /* r = a^e for a in the cyclotomic subgroup (any a with a^(p^6 + 1) = 1: the output of the

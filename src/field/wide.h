@@ -35,7 +35,7 @@ void fp_mulw(fpw_t *r, const fp_t *a, const fp_t *b);
 void fp_redc(fp_t *r, const fpw_t *t);
 
 /* r = a + b mod p 2^384; a, b in [0, p 2^384). */
-static inline void fpw_add(fpw_t *r, const fpw_t *a, const fpw_t *b)
+LIMB_INLINE void fpw_add(fpw_t *r, const fpw_t *a, const fpw_t *b)
 {
     uint64_t s[FPW_LIMBS], c = 0;
     for (size_t i = 0; i < FPW_LIMBS; i++)
@@ -47,7 +47,7 @@ static inline void fpw_add(fpw_t *r, const fpw_t *a, const fpw_t *b)
 }
 
 /* r = a - b mod p 2^384; a, b in [0, p 2^384). */
-static inline void fpw_sub(fpw_t *r, const fpw_t *a, const fpw_t *b)
+LIMB_INLINE void fpw_sub(fpw_t *r, const fpw_t *a, const fpw_t *b)
 {
     uint64_t d[FPW_LIMBS], br = 0, c = 0;
     for (size_t i = 0; i < FPW_LIMBS; i++)

@@ -623,6 +623,18 @@ static void t_fp12_mul_by_014(char **t)
     expect12(&a, t[5], " (in place)");
 }
 
+static void t_fp12_mul_by_014_unit(char **t)
+{
+    fp12_t a, r;
+    fp2_t o0, o1;
+    if (!load12(&a, t[1]) || !load2(&o0, t[2]) || !load2(&o1, t[3]))
+        return;
+    fp12_mul_by_014_unit(&r, &a, &o0, &o1);
+    expect12(&r, t[4], "");
+    fp12_mul_by_014_unit(&a, &a, &o0, &o1);
+    expect12(&a, t[4], " (in place)");
+}
+
 static void t_fp12_cyclotomic_pow(char **t)
 {
     fp12_t a, r;
@@ -796,7 +808,7 @@ static handler handlers[] = {
 
     H("fp12_mul", 4, t_fp12_mul), H("fp12_sqr", 3, t_fp12_sqr), H("fp12_inv", 3, t_fp12_inv),
     H("fp12_conj", 3, t_fp12_conj), H("fp12_frobenius", 4, t_fp12_frobenius),
-    H("fp12_mul_by_014", 6, t_fp12_mul_by_014),
+    H("fp12_mul_by_014", 6, t_fp12_mul_by_014), H("fp12_mul_by_014_unit", 5, t_fp12_mul_by_014_unit),
     H("fp12_cyclotomic_sqr", 3, t_fp12_cyclotomic_sqr), H("fp12_pow", 4, t_fp12_pow),
     H("fp12_cyclotomic_pow", 4, t_fp12_cyclotomic_pow),
 };

@@ -242,6 +242,9 @@ const Z6 = Fp6.ZERO;
     const o0 = randFp2(), o1 = randFp2(), o4 = randFp2();
     const line = { c0: { c0: o0, c1: o1, c2: Z2 }, c1: { c0: Z2, c1: o4, c2: Z2 } };
     out.emit('fp12_mul_by_014', fp12Hex(a), fp2Hex(o0), fp2Hex(o1), fp2Hex(o4), fp12Hex(Fp12.mul(a, line)));
+    // Normalised line: slot 4 equal to one.
+    const unit = { c0: { c0: o0, c1: o1, c2: Z2 }, c1: { c0: Z2, c1: Fp2.ONE, c2: Z2 } };
+    out.emit('fp12_mul_by_014_unit', fp12Hex(a), fp2Hex(o0), fp2Hex(o1), fp12Hex(Fp12.mul(a, unit)));
   }
   // Cyclotomic squaring needs an element of the cyclotomic subgroup: f^((p^6-1)(p^2+1)).
   for (let i = 0; i < Math.max(2, count / 2); i++) {

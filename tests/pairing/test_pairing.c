@@ -54,6 +54,17 @@ static void oracle_vectors(void)
                   "pairing: unparsable vector %u", lines);
             pairing(&got, &p, &q);
             CHECK(fp12_eq(&got, &want), "pairing: value differs from noble (vector %u)", lines);
+            /* the same through the general (not normalised) line path and a shared loop */
+            g2_prepared_t *prep = malloc(sizeof *prep);
+            pairing_prepare_g2(prep, &q);
+            CHECK(prep->normalized || prep->infinity, "pairing: vector %u did not normalise", lines);
+            prep->normalized = false;
+            const g2_prepared_t *qs[1] = {prep};
+            fp12_t f;
+            pairing_miller_loop(&f, &p, qs, 1);
+            pairing_final_exp(&got, &f);
+            CHECK(fp12_eq(&got, &want), "pairing: general line path differs from noble (vector %u)", lines);
+            free(prep);
         } else if (!strcmp(tok[0], "product_one")) {
             size_t k = (size_t)atoi(tok[1]);
             g1_affine_t p[4];
@@ -112,6 +123,35 @@ static void properties(void)
     fr_to_limbs(ab, &fab);
     fp12_pow(&t, &e, ab, 4);
     CHECK(fp12_eq(&e_ab, &t), "e(aP, bQ) != e(P, Q)^(ab)");
+
+    /* more pairs than one shared loop takes (16): prod e(a_i P, Q_i) e(-a_i P, Q_i) = 1,
+     * with normalised and general prepared points mixed; one pair changed gives != 1 */
+    enum { NP = 19 };
+    g1_affine_t ps[2 * NP];
+    g2_prepared_t *qp = malloc(2 * NP * sizeof *qp);
+    const g2_prepared_t *qptr[2 * NP];
+    for (int i = 0; i < NP; i++) {
+        uint64_t k[4] = {0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1), (uint64_t)i, 0, 0};
+        fr_t fk;
+        fr_from_limbs(&fk, k);
+        g1_jac_from_affine(&pj, &g1);
+        g1_mul_fr(&pj, &pj, &fk);
+        g1_affine_from_jac(&ps[2 * i], &pj);
+        g1_affine_neg(&ps[2 * i + 1], &ps[2 * i]);
+        g2_jac_from_affine(&qj, &g2);
+        g2_mul_fr(&qj, &qj, &fk);
+        g2_affine_from_jac(&q, &qj);
+        pairing_prepare_g2(&qp[2 * i], &q);
+        qp[2 * i + 1] = qp[2 * i];
+        if (i % 3 == 0)
+            qp[2 * i + 1].normalized = false;
+        qptr[2 * i] = &qp[2 * i];
+        qptr[2 * i + 1] = &qp[2 * i + 1];
+    }
+    CHECK(pairing_product_is_one(ps, qptr, 2 * NP), "38-pair product must be 1");
+    ps[2 * NP - 1] = ps[0];
+    CHECK(!pairing_product_is_one(ps, qptr, 2 * NP), "changed 38-pair product must not be 1");
+    free(qp);
 
     /* infinity gives 1 */
     g1_affine_t inf1;
