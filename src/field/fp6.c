@@ -70,12 +70,12 @@ void fp6_mul(fp6_t *r, const fp6_t *a, const fp6_t *b)
     fp6w_redc(r, &t);
 }
 
-void fp6_sqr(fp6_t *r, const fp6_t *a)
+void fp6_sqrw(fp6w_t *r, const fp6_t *a)
 {
     /* CH-SQR2 at double width: s0 = a0^2, m01 = 2 a0 a1, m12 = 2 a1 a2, s2 = a2^2;
      * c2 = (a0 + a1 + a2)^2 - s0 - s2 - m01 - m12 = a1^2 + 2 a0 a2,
      * c0 = s0 + xi m12, c1 = m01 + xi s2. */
-    fp2w_t s0, m01, m12, s2, x;
+    fp2w_t s0, m01, m12, s2;
     fp2_t t;
     fp2_sqrw(&s0, &a->c0);
     fp2_dbl(&t, &a->c1);
@@ -84,18 +84,22 @@ void fp6_sqr(fp6_t *r, const fp6_t *a)
     fp2_sqrw(&s2, &a->c2);
     fp2_add(&t, &a->c0, &a->c1);
     fp2_add(&t, &t, &a->c2);
-    fp2_sqrw(&x, &t);
-    fp2w_sub(&x, &x, &s0);
-    fp2w_sub(&x, &x, &s2);
-    fp2w_sub(&x, &x, &m01);
-    fp2w_sub(&x, &x, &m12);
-    fp2w_redc(&r->c2, &x);
-    fp2w_mul_by_nonresidue(&x, &m12);
-    fp2w_add(&x, &x, &s0);
-    fp2w_redc(&r->c0, &x);
-    fp2w_mul_by_nonresidue(&x, &s2);
-    fp2w_add(&x, &x, &m01);
-    fp2w_redc(&r->c1, &x);
+    fp2_sqrw(&r->c2, &t);
+    fp2w_sub(&r->c2, &r->c2, &s0);
+    fp2w_sub(&r->c2, &r->c2, &s2);
+    fp2w_sub(&r->c2, &r->c2, &m01);
+    fp2w_sub(&r->c2, &r->c2, &m12);
+    fp2w_mul_by_nonresidue(&r->c0, &m12);
+    fp2w_add(&r->c0, &r->c0, &s0);
+    fp2w_mul_by_nonresidue(&r->c1, &s2);
+    fp2w_add(&r->c1, &r->c1, &m01);
+}
+
+void fp6_sqr(fp6_t *r, const fp6_t *a)
+{
+    fp6w_t t;
+    fp6_sqrw(&t, a);
+    fp6w_redc(r, &t);
 }
 
 void fp6_inv(fp6_t *r, const fp6_t *a)

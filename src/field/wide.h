@@ -99,6 +99,8 @@ typedef struct { fp2w_t c0, c1, c2; } fp6w_t;
 
 /* r = a b unreduced (Karatsuba over Fp2: 6 fp2_mulw; Devegili et al., ePrint 2006/471) */
 void fp6_mulw(fp6w_t *r, const fp6_t *a, const fp6_t *b);
+/* r = a^2 unreduced (CH-SQR2 over Fp2: 3 fp2_sqrw and 2 fp2_mulw) */
+void fp6_sqrw(fp6w_t *r, const fp6_t *a);
 /* r = a (b0 + b1 v) unreduced (5 fp2_mulw), and r = a (b1 v) (3 fp2_mulw) */
 void fp6_mul_by_01w(fp6w_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1);
 void fp6_mul_by_1w(fp6w_t *r, const fp6_t *a, const fp2_t *b1);
