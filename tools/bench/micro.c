@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "curve/pairing.h"
 #include "field/cpu.h"
+#include "groth16/groth16.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
@@ -110,21 +111,144 @@ static double time_ntt(unsigned log2_n, unsigned threads, int reps)
     return best * 1e3;
 }
 
-static double time_pairing(void)
+/* Pairing rows: us per call, minimum over `reps` calls (each timed alone). */
+typedef struct {
+    double pairing, ml1, ml3, final_exp, check4, verify1, verify328;
+} pairing_times_t;
+
+#define TIME_MIN(best, reps, stmt)                                                           \
+    do {                                                                                      \
+        (best) = 1e30;                                                                        \
+        for (int r_ = 0; r_ < (reps); r_++) {                                                 \
+            double t_ = bench_now();                                                          \
+            stmt;                                                                             \
+            t_ = bench_now() - t_;                                                            \
+            (best) = t_ < (best) ? t_ : (best);                                               \
+        }                                                                                     \
+        (best) *= 1e6;                                                                        \
+    } while (0)
+
+static fr_t random_fr(uint64_t *seed)
 {
-    g1_affine_t p;
-    g2_affine_t q;
-    g1_generator(&p);
-    g2_generator(&q);
-    double best = 1e30;
-    for (int r = 0; r < 5; r++) {
-        fp12_t e;
-        double t = bench_now();
-        pairing(&e, &p, &q);
-        double d = bench_now() - t;
-        best = d < best ? d : best;
+    uint64_t l[4];
+    fr_t r;
+    bench_random_scalars(l, 1, seed);
+    (void)fr_from_limbs(&r, l); /* < 2^254 < r */
+    return r;
+}
+
+static g1_affine_t g1_of(const fr_t *k)
+{
+    g1_affine_t g, r;
+    g1_jac_t j;
+    g1_generator(&g);
+    g1_jac_from_affine(&j, &g);
+    g1_mul_fr(&j, &j, k);
+    g1_affine_from_jac(&r, &j);
+    return r;
+}
+
+static g2_affine_t g2_of(const fr_t *k)
+{
+    g2_affine_t g, r;
+    g2_jac_t j;
+    g2_generator(&g);
+    g2_jac_from_affine(&j, &g);
+    g2_mul_fr(&j, &j, k);
+    g2_affine_from_jac(&r, &j);
+    return r;
+}
+
+/* A verifying key with n public inputs and a valid proof for random inputs, built from
+ * known discrete logs: with A = a G1, B = b G2 and IC = ic G1 (ic = k_0 + sum x_i k_i),
+ * C = (a b - alpha beta - ic gamma) / delta G1 satisfies e(A, B) = e(alpha, beta)
+ * e(IC, gamma) e(C, delta). Returns false on allocation failure. */
+static bool verify_instance(groth16_vk_t *vk, groth16_proof_t *proof, fr_t *x, size_t n, uint64_t *seed)
+{
+    fr_t alpha = random_fr(seed), beta = random_fr(seed), gamma = random_fr(seed), delta = random_fr(seed);
+    fr_t a = random_fr(seed), b = random_fr(seed), ic = random_fr(seed), t, u;
+    vk->ic = malloc((n + 1) * sizeof *vk->ic);
+    if (!vk->ic)
+        return false;
+    vk->n_ic = n + 1;
+    vk->ic[0] = g1_of(&ic);
+    for (size_t i = 0; i < n; i++) {
+        fr_t k = random_fr(seed);
+        x[i] = random_fr(seed);
+        vk->ic[i + 1] = g1_of(&k);
+        fr_mul(&t, &x[i], &k);
+        fr_add(&ic, &ic, &t);
     }
-    return best * 1e6;
+    vk->alpha_g1 = g1_of(&alpha);
+    vk->beta_g1 = g1_of(&beta);
+    vk->delta_g1 = g1_of(&delta);
+    vk->beta_g2 = g2_of(&beta);
+    vk->gamma_g2 = g2_of(&gamma);
+    vk->delta_g2 = g2_of(&delta);
+    fr_mul(&t, &a, &b);
+    fr_mul(&u, &alpha, &beta);
+    fr_sub(&t, &t, &u);
+    fr_mul(&u, &ic, &gamma);
+    fr_sub(&t, &t, &u);
+    fr_inv(&u, &delta);
+    fr_mul(&t, &t, &u);
+    proof->a = g1_of(&a);
+    proof->b = g2_of(&b);
+    proof->c = g1_of(&t);
+    return true;
+}
+
+/* us of one Groth16 verification with n public inputs (-1 on allocation failure or if the
+ * instance does not verify) */
+static double time_groth16_verify(size_t n, int reps, uint64_t *seed)
+{
+    groth16_vk_t vk;
+    groth16_proof_t proof;
+    fr_t *x = malloc((n ? n : 1) * sizeof *x);
+    groth16_pvk_t *pvk = malloc(sizeof *pvk);
+    double best = -1;
+    if (x && pvk && verify_instance(&vk, &proof, x, n, seed)) {
+        groth16_prepare_vk(pvk, &vk);
+        cuzk_status st = CUZK_OK;
+        TIME_MIN(best, reps, st |= groth16_verify(pvk, x, n, &proof, NULL));
+        if (st != CUZK_OK)
+            best = -1;
+        free(vk.ic);
+    }
+    free(x);
+    free(pvk);
+    return best;
+}
+
+static void time_pairing(pairing_times_t *pt, int reps, uint64_t *seed)
+{
+    g1_affine_t p[4];
+    g2_affine_t q[4];
+    g2_prepared_t *prep = malloc(5 * sizeof *prep);
+    if (!prep) {
+        memset(pt, 0, sizeof *pt);
+        return;
+    }
+    for (int i = 0; i < 4; i++) {
+        fr_t k = random_fr(seed);
+        p[i] = g1_of(&k);
+        q[i] = g2_of(&k);
+        pairing_prepare_g2(&prep[i], &q[i]);
+    }
+    const g2_prepared_t *qs[4] = {&prep[0], &prep[1], &prep[2], &prep[3]};
+    fp12_t e, f;
+    volatile bool sink = false;
+    TIME_MIN(pt->pairing, reps, pairing(&e, &p[0], &q[0]));
+    TIME_MIN(pt->ml1, reps, pairing_miller_loop(&f, p, qs, 1));
+    TIME_MIN(pt->ml3, reps, pairing_miller_loop(&f, p + 1, qs + 1, 3));
+    TIME_MIN(pt->final_exp, reps, pairing_final_exp(&e, &f));
+    /* as groth16_verify: B prepared per proof, the key's three points prepared once */
+    const g2_prepared_t *q4[4] = {&prep[4], qs[1], qs[2], qs[3]};
+    TIME_MIN(pt->check4, reps, pairing_prepare_g2(&prep[4], &q[0]); sink = pairing_product_is_one(p, q4, 4));
+    (void)sink;
+    free(prep);
+    pt->verify1 = time_groth16_verify(1, reps, seed);
+    pt->verify328 = time_groth16_verify(328, reps < 5 ? reps : 5, seed);
 }
 
 int bench_micro(int argc, char **argv)
@@ -212,9 +336,24 @@ int bench_micro(int argc, char **argv)
             json_object_set_new(j, key, json_real(ms));
             fflush(out);
         }
-    double pus = time_pairing();
-    fprintf(out, "%-28s %10.1f us\n", "pairing", pus);
-    json_object_set_new(j, "pairing_us", json_real(pus));
+    pairing_times_t pt;
+    time_pairing(&pt, quick ? 5 : 20, &seed);
+    const struct {
+        const char *label, *key;
+        double us;
+    } prows[] = {
+        {"pairing", "pairing_us", pt.pairing},
+        {"Miller loop, 1 pair", "miller_loop_1_us", pt.ml1},
+        {"Miller loop, 3 pairs", "miller_loop_3_us", pt.ml3},
+        {"final exponentiation", "final_exp_us", pt.final_exp},
+        {"pairing check, 4 pairs", "pairing_check_4_us", pt.check4},
+        {"Groth16 verify, 1 input", "groth16_verify_1_us", pt.verify1},
+        {"Groth16 verify, 328 inputs", "groth16_verify_328_us", pt.verify328},
+    };
+    for (size_t i = 0; i < sizeof prows / sizeof prows[0]; i++) {
+        fprintf(out, "%-28s %10.1f us\n", prows[i].label, prows[i].us);
+        json_object_set_new(j, prows[i].key, json_real(prows[i].us));
+    }
     json_object_set_new(j, "field_backend", json_string(fp_backend_name()));
     json_object_set_new(j, "cpu_backend", json_string(cpu));
     json_object_set_new(j, "msm_scalars", json_string(sets));
