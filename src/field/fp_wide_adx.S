@@ -30,34 +30,16 @@
 
     .section .rodata
     .p2align 5
-/* zero_or_p: 0 (6 limbs) then p; wide_p points at p */
+/* zero_or_p: 0 (6 limbs) then p (fp_modulus) */
 zero_or_p:
     .quad 0, 0, 0, 0, 0, 0
-wide_p:
+fp_modulus:
     .quad 0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624
     .quad 0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a
 
     .text
 
-/* T_j += lo(src * rdx) on CF, T_j+1 += hi(src * rdx) on OF */
-.macro WMAC src, tj, tj1
-    mulxq \src, %r15, %rbx
-    adcxq %r15, \tj
-    adoxq %rbx, \tj1
-.endm
-
-/* T[0..6] += a[0..5] * (word at bsrc); t6 is 0 on entry */
-.macro MULROW ao, ab, bsrc, t0, t1, t2, t3, t4, t5, t6
-    movq \bsrc, %rdx
-    xorl %eax, %eax
-    WMAC \ao+0(\ab), \t0, \t1
-    WMAC \ao+8(\ab), \t1, \t2
-    WMAC \ao+16(\ab), \t2, \t3
-    WMAC \ao+24(\ab), \t3, \t4
-    WMAC \ao+32(\ab), \t4, \t5
-    WMAC \ao+40(\ab), \t5, \t6
-    adcxq %rax, \t6
-.endm
+#include "field/mont_adx.inc"
 
 /* 12 limbs at ro(rb) = 6 limbs at ao(ab) times 6 limbs at bo(bb); the output is written
  * row by row, so it must not overlap the inputs. Clobbers rax, rbx, rdx, r8-r15. */
@@ -69,22 +51,22 @@ wide_p:
     xorl %r12d, %r12d
     xorl %r13d, %r13d
     xorl %r14d, %r14d
-    MULROW \ao, \ab, \bo+0(\bb), %r8, %r9, %r10, %r11, %r12, %r13, %r14
+    MULROW6 \ao, \ab, \bo+0(\bb), %r8, %r9, %r10, %r11, %r12, %r13, %r14
     movq %r8, \ro+0(\rb)
     xorl %r8d, %r8d
-    MULROW \ao, \ab, \bo+8(\bb), %r9, %r10, %r11, %r12, %r13, %r14, %r8
+    MULROW6 \ao, \ab, \bo+8(\bb), %r9, %r10, %r11, %r12, %r13, %r14, %r8
     movq %r9, \ro+8(\rb)
     xorl %r9d, %r9d
-    MULROW \ao, \ab, \bo+16(\bb), %r10, %r11, %r12, %r13, %r14, %r8, %r9
+    MULROW6 \ao, \ab, \bo+16(\bb), %r10, %r11, %r12, %r13, %r14, %r8, %r9
     movq %r10, \ro+16(\rb)
     xorl %r10d, %r10d
-    MULROW \ao, \ab, \bo+24(\bb), %r11, %r12, %r13, %r14, %r8, %r9, %r10
+    MULROW6 \ao, \ab, \bo+24(\bb), %r11, %r12, %r13, %r14, %r8, %r9, %r10
     movq %r11, \ro+24(\rb)
     xorl %r11d, %r11d
-    MULROW \ao, \ab, \bo+32(\bb), %r12, %r13, %r14, %r8, %r9, %r10, %r11
+    MULROW6 \ao, \ab, \bo+32(\bb), %r12, %r13, %r14, %r8, %r9, %r10, %r11
     movq %r12, \ro+32(\rb)
     xorl %r12d, %r12d
-    MULROW \ao, \ab, \bo+40(\bb), %r13, %r14, %r8, %r9, %r10, %r11, %r12
+    MULROW6 \ao, \ab, \bo+40(\bb), %r13, %r14, %r8, %r9, %r10, %r11, %r12
     movq %r13, \ro+40(\rb)
     movq %r14, \ro+48(\rb)
     movq %r8, \ro+56(\rb)
@@ -92,21 +74,6 @@ wide_p:
     movq %r10, \ro+72(\rb)
     movq %r11, \ro+80(\rb)
     movq %r12, \ro+88(\rb)
-.endm
-
-/* One reduction round: T = (T + m p) / 2^64 with m = T_0 (-p^-1) mod 2^64; t6 is 0 on
- * entry and t0 is 0 on exit. */
-.macro REDROUND t0, t1, t2, t3, t4, t5, t6
-    movabsq $0x89f3fffcfffcfffd, %rdx
-    imulq \t0, %rdx
-    xorl %eax, %eax
-    WMAC wide_p+0(%rip), \t0, \t1
-    WMAC wide_p+8(%rip), \t1, \t2
-    WMAC wide_p+16(%rip), \t2, \t3
-    WMAC wide_p+24(%rip), \t3, \t4
-    WMAC wide_p+32(%rip), \t4, \t5
-    WMAC wide_p+40(%rip), \t5, \t6
-    adcxq %rax, \t6
 .endm
 
 /* 6 limbs at ro(rb) = Montgomery reduction of the 12 limbs at to(tb) (< p 2^384), fully
@@ -120,12 +87,12 @@ wide_p:
     movq \to+32(\tb), %r12
     movq \to+40(\tb), %r13
     xorl %r14d, %r14d
-    REDROUND %r8, %r9, %r10, %r11, %r12, %r13, %r14
-    REDROUND %r9, %r10, %r11, %r12, %r13, %r14, %r8
-    REDROUND %r10, %r11, %r12, %r13, %r14, %r8, %r9
-    REDROUND %r11, %r12, %r13, %r14, %r8, %r9, %r10
-    REDROUND %r12, %r13, %r14, %r8, %r9, %r10, %r11
-    REDROUND %r13, %r14, %r8, %r9, %r10, %r11, %r12
+    REDROUND6 %r8, %r9, %r10, %r11, %r12, %r13, %r14
+    REDROUND6 %r9, %r10, %r11, %r12, %r13, %r14, %r8
+    REDROUND6 %r10, %r11, %r12, %r13, %r14, %r8, %r9
+    REDROUND6 %r11, %r12, %r13, %r14, %r8, %r9, %r10
+    REDROUND6 %r12, %r13, %r14, %r8, %r9, %r10, %r11
+    REDROUND6 %r13, %r14, %r8, %r9, %r10, %r11, %r12
     /* U = r14, r8, r9, r10, r11, r12 (<= p); add the high half (< p) */
     addq \to+48(\tb), %r14
     adcq \to+56(\tb), %r8
@@ -135,17 +102,17 @@ wide_p:
     adcq \to+88(\tb), %r12
     /* subtract p, keep the sum on borrow */
     movq %r14, %rax
-    subq wide_p+0(%rip), %rax
+    subq fp_modulus+0(%rip), %rax
     movq %r8, %rbx
-    sbbq wide_p+8(%rip), %rbx
+    sbbq fp_modulus+8(%rip), %rbx
     movq %r9, %r15
-    sbbq wide_p+16(%rip), %r15
+    sbbq fp_modulus+16(%rip), %r15
     movq %r10, %rdx
-    sbbq wide_p+24(%rip), %rdx
+    sbbq fp_modulus+24(%rip), %rdx
     movq %r11, %r13
-    sbbq wide_p+32(%rip), %r13
+    sbbq fp_modulus+32(%rip), %r13
     movq %r12, %rbp
-    sbbq wide_p+40(%rip), %rbp
+    sbbq fp_modulus+40(%rip), %rbp
     cmovcq %r14, %rax
     cmovcq %r8, %rbx
     cmovcq %r9, %r15

@@ -28,34 +28,12 @@ fr_modulus:
 
     .text
 
-/* T_j += lo(a_j * rdx) on CF, T_j+1 += hi(a_j * rdx) on OF */
-.macro MAC src, tj, tj1
-    mulxq \src, %r15, %rbx
-    adcxq %r15, \tj
-    adoxq %rbx, \tj1
-.endm
+#include "field/mont_adx.inc"
 
 /* One round for N = 6: T = (T + a * b[boff] + q * p) / 2^64, T in t0..t6 (t6 = 0 on entry) */
 .macro ROUND6 boff, t0, t1, t2, t3, t4, t5, t6
-    movq \boff(%rcx), %rdx
-    xorl %eax, %eax
-    MAC 0(%rsi), \t0, \t1
-    MAC 8(%rsi), \t1, \t2
-    MAC 16(%rsi), \t2, \t3
-    MAC 24(%rsi), \t3, \t4
-    MAC 32(%rsi), \t4, \t5
-    MAC 40(%rsi), \t5, \t6
-    adcxq %rax, \t6
-    movabsq $0x89f3fffcfffcfffd, %rdx
-    imulq \t0, %rdx
-    xorl %eax, %eax
-    MAC fp_modulus+0(%rip), \t0, \t1
-    MAC fp_modulus+8(%rip), \t1, \t2
-    MAC fp_modulus+16(%rip), \t2, \t3
-    MAC fp_modulus+24(%rip), \t3, \t4
-    MAC fp_modulus+32(%rip), \t4, \t5
-    MAC fp_modulus+40(%rip), \t5, \t6
-    adcxq %rax, \t6
+    MULROW6 0, %rsi, \boff(%rcx), \t0, \t1, \t2, \t3, \t4, \t5, \t6
+    REDROUND6 \t0, \t1, \t2, \t3, \t4, \t5, \t6
 .endm
 
 .macro ROUND4 boff, t0, t1, t2, t3, t4

@@ -137,27 +137,20 @@ static fr_t random_fr(uint64_t *seed)
     return r;
 }
 
-static g1_affine_t g1_of(const fr_t *k)
-{
-    g1_affine_t g, r;
-    g1_jac_t j;
-    g1_generator(&g);
-    g1_jac_from_affine(&j, &g);
-    g1_mul_fr(&j, &j, k);
-    g1_affine_from_jac(&r, &j);
-    return r;
-}
-
-static g2_affine_t g2_of(const fr_t *k)
-{
-    g2_affine_t g, r;
-    g2_jac_t j;
-    g2_generator(&g);
-    g2_jac_from_affine(&j, &g);
-    g2_mul_fr(&j, &j, k);
-    g2_affine_from_jac(&r, &j);
-    return r;
-}
+/* k times the generator, affine */
+#define POINT_OF(G)                                                                           \
+    static G##_affine_t G##_of(const fr_t *k)                                                 \
+    {                                                                                         \
+        G##_affine_t g, r;                                                                    \
+        G##_jac_t j;                                                                          \
+        G##_generator(&g);                                                                    \
+        G##_jac_from_affine(&j, &g);                                                          \
+        G##_mul_fr(&j, &j, k);                                                                \
+        G##_affine_from_jac(&r, &j);                                                          \
+        return r;                                                                             \
+    }
+POINT_OF(g1)
+POINT_OF(g2)
 
 /* A verifying key with n public inputs and a valid proof for random inputs, built from
  * known discrete logs: with A = a G1, B = b G2 and IC = ic G1 (ic = k_0 + sum x_i k_i),
