@@ -44,13 +44,7 @@ fp_modulus:
 /* 12 limbs at ro(rb) = 6 limbs at ao(ab) times 6 limbs at bo(bb); the output is written
  * row by row, so it must not overlap the inputs. Clobbers rax, rbx, rdx, r8-r15. */
 .macro MULW6 ao, ab, bo, bb, ro, rb
-    xorl %r8d, %r8d
-    xorl %r9d, %r9d
-    xorl %r10d, %r10d
-    xorl %r11d, %r11d
-    xorl %r12d, %r12d
-    xorl %r13d, %r13d
-    xorl %r14d, %r14d
+    ZERO_R8_R14
     MULROW6 \ao, \ab, \bo+0(\bb), %r8, %r9, %r10, %r11, %r12, %r13, %r14
     movq %r8, \ro+0(\rb)
     xorl %r8d, %r8d

@@ -76,13 +76,7 @@ fr_modulus:
 cuzk_fp_mul_adx:
     PUSH_ALL
     movq %rdx, %rcx
-    xorl %r8d, %r8d
-    xorl %r9d, %r9d
-    xorl %r10d, %r10d
-    xorl %r11d, %r11d
-    xorl %r12d, %r12d
-    xorl %r13d, %r13d
-    xorl %r14d, %r14d
+    ZERO_R8_R14
     ROUND6 0,  %r8,  %r9,  %r10, %r11, %r12, %r13, %r14
     ROUND6 8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r8
     ROUND6 16, %r10, %r11, %r12, %r13, %r14, %r8,  %r9
