@@ -6,8 +6,8 @@
 #include "field/cpu.h"
 
 #ifndef CUZK_FIELD_PORTABLE
-void cuzk_fp2_mul_adx(uint64_t r[12], const uint64_t a[12], const uint64_t b[12]);
-void cuzk_fp2_sqr_adx(uint64_t r[12], const uint64_t a[12]);
+void cuzk_fp2_mul_adx(fp2_t *r, const fp2_t *a, const fp2_t *b);
+void cuzk_fp2_sqr_adx(fp2_t *r, const fp2_t *a);
 #define FP2_ADX 1
 #endif
 
@@ -26,7 +26,7 @@ void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
     /* Karatsuba: (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
 #ifdef FP2_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp2_mul_adx(r->c0.l, a->c0.l, b->c0.l);
+        cuzk_fp2_mul_adx(r, a, b);
         return;
     }
 #endif
@@ -46,7 +46,7 @@ void fp2_sqr(fp2_t *r, const fp2_t *a)
     /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
 #ifdef FP2_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp2_sqr_adx(r->c0.l, a->c0.l);
+        cuzk_fp2_sqr_adx(r, a);
         return;
     }
 #endif

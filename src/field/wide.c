@@ -5,10 +5,11 @@
 #include "field/cpu.h"
 
 #ifndef CUZK_FIELD_PORTABLE
-void cuzk_fp_mulw_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]);
-void cuzk_fp_redc_adx(uint64_t r[6], const uint64_t t[12]);
-void cuzk_fp2_mulw_adx(uint64_t r[24], const uint64_t a[12], const uint64_t b[12]);
-void cuzk_fp2_sqrw_adx(uint64_t r[24], const uint64_t a[12]);
+/* fp_wide_adx.S; the structs are plain limb arrays (fpw_t 12 limbs, fp2_t 12, fp2w_t 24) */
+void cuzk_fp_mulw_adx(fpw_t *r, const fp_t *a, const fp_t *b);
+void cuzk_fp_redc_adx(fp_t *r, const fpw_t *t);
+void cuzk_fp2_mulw_adx(fp2w_t *r, const fp2_t *a, const fp2_t *b);
+void cuzk_fp2_sqrw_adx(fp2w_t *r, const fp2_t *a);
 #define WIDE_ADX 1
 #endif
 
@@ -16,7 +17,7 @@ void fp_mulw(fpw_t *r, const fp_t *a, const fp_t *b)
 {
 #ifdef WIDE_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp_mulw_adx(r->l, a->l, b->l);
+        cuzk_fp_mulw_adx(r, a, b);
         return;
     }
 #endif
@@ -27,7 +28,7 @@ void fp_redc(fp_t *r, const fpw_t *t)
 {
 #ifdef WIDE_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp_redc_adx(r->l, t->l);
+        cuzk_fp_redc_adx(r, t);
         return;
     }
 #endif
@@ -54,7 +55,7 @@ void fp2_mulw(fp2w_t *r, const fp2_t *a, const fp2_t *b)
 {
 #ifdef WIDE_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp2_mulw_adx(r->c0.l, a->c0.l, b->c0.l);
+        cuzk_fp2_mulw_adx(r, a, b);
         return;
     }
 #endif
@@ -74,7 +75,7 @@ void fp2_sqrw(fp2w_t *r, const fp2_t *a)
 {
 #ifdef WIDE_ADX
     if (cuzk_cpu_use_adx()) {
-        cuzk_fp2_sqrw_adx(r->c0.l, a->c0.l);
+        cuzk_fp2_sqrw_adx(r, a);
         return;
     }
 #endif
