@@ -36,8 +36,9 @@
  * by its cy at preparation (cy = 1; one Fp2 inversion for all, Montgomery's trick), so the
  * Miller loop scales it by 1/yP and multiplies by an element with 1 in slot 4
  * (fp12_mul_by_014_unit: 10 Fp2 products instead of 13); points of order r always
- * normalise. A prepared infinity has `infinity` set and no lines. Caller-owned plain
- * data, immutable after preparation and shareable between threads. */
+ * normalise. With `normalized` false the lines are used as stored (valid for normalised
+ * lines too: the general path). A prepared infinity has `infinity` set and no lines.
+ * Caller-owned plain data, immutable after preparation and shareable between threads. */
 typedef struct {
     fp2_t c0[PAIRING_LINES], cx[PAIRING_LINES], cy[PAIRING_LINES];
     bool infinity;
