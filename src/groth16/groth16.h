@@ -128,21 +128,26 @@ size_t groth16_pending_bytes(const groth16_pending_t *pending);
 cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,
                           groth16_proof_t *proof, cuzk_error *err);
 
-/* A verifying key prepared for repeated verification: -alpha_1 . beta_2 Miller-loop
- * inputs and the prepared gamma_2, delta_2 lines. Caller-owned plain data (~65 KiB),
- * immutable after preparation and shareable between threads. ic is borrowed from vk. */
+/* A verifying key prepared for repeated verification: the Miller-loop value of the constant
+ * pair (-alpha_1, beta_2), computed once (the final exponentiation is multiplicative, so
+ * multiplying it into each proof's Miller product replaces one of the four pairs), and the
+ * prepared gamma_2, delta_2 lines. Caller-owned plain data (~39 KiB), immutable after
+ * preparation and shareable between threads. ic is borrowed from vk. */
 typedef struct {
     const groth16_vk_t *vk;
-    g1_affine_t neg_alpha_g1;
-    g2_prepared_t beta_g2, gamma_g2, delta_g2;
+    fp12_t miller_neg_alpha_beta;
+    g2_prepared_t gamma_g2, delta_g2;
 } groth16_pvk_t;
 
 void groth16_prepare_vk(groth16_pvk_t *pvk, const groth16_vk_t *vk);
 
 /* Verify one proof for public inputs x_1 .. x_n (n = vk->n_ic - 1, Montgomery fr_t).
+ * The input combination ic_0 + sum x_i ic_i is one single-threaded MSM (msm_g1), then one
+ * shared Miller loop over (A, B), (-IC, gamma_2), (-C, delta_2) times the prepared
+ * (-alpha_1, beta_2) value, and one final exponentiation.
  * Returns CUZK_OK when valid, CUZK_E_VERIFY_FAILED when the pairing check fails,
- * CUZK_E_INVALID_ARG when n does not match the key (message names both counts), and
- * CUZK_E_POINT_* when a proof point is not on the curve / not in its subgroup. */
+ * CUZK_E_INVALID_ARG when n does not match the key (message names both counts),
+ * CUZK_E_POINT_* when a proof point is not on the curve / not in its subgroup, CUZK_E_NOMEM. Thread-safe: concurrent calls may share one pvk. */
 cuzk_status groth16_verify(const groth16_pvk_t *pvk, const fr_t *inputs, size_t n, const groth16_proof_t *proof,
                            cuzk_error *err);
 
