@@ -24,6 +24,7 @@ const char *cuzk_status_name(cuzk_status s)
         [CUZK_E_POINT_NOT_ON_CURVE] = "POINT_NOT_ON_CURVE",
         [CUZK_E_POINT_NOT_IN_SUBGROUP] = "POINT_NOT_IN_SUBGROUP",
         [CUZK_E_VERIFY_FAILED] = "VERIFY_FAILED",
+        [CUZK_E_DEVICE] = "DEVICE",
     };
     if ((unsigned)s >= CUZK_STATUS_COUNT || !names[s])
         return "UNKNOWN";

@@ -32,6 +32,7 @@ typedef enum {
     CUZK_E_POINT_NOT_ON_CURVE, /* (x, y) does not satisfy the curve equation / x has no y */
     CUZK_E_POINT_NOT_IN_SUBGROUP, /* on the curve but not in the prime-order subgroup */
     CUZK_E_VERIFY_FAILED,      /* a proof did not verify */
+    CUZK_E_DEVICE,             /* a GPU runtime call failed: lost device, failed launch or kernel build (src/gpu) */
     CUZK_STATUS_COUNT
 } cuzk_status;
 

@@ -46,5 +46,6 @@ int cmd_verify_post(int argc, char **argv);
 int cmd_snap(int argc, char **argv);
 int cmd_verify_snap(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_gpu_info(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const char USAGE[] =
     "  daemon [--config FILE] [--listen ADDR] [--status-listen ADDR] [--log-level L]\n"
     "                                                the gRPC proving daemon (cuzk.v1.ProvingEngine)\n"
     "  circuit-info <circuit> [--param key=value ...]  counts of a built-in circuit (JSON line)\n"
+    "  gpu-info [--json]                           the GPU devices each runtime sees, or why none\n"
     "\n"
     "Filecoin proofs (parameters: the official v28 files in --param-cache / FIL_PROOFS_PARAMETER_CACHE):\n"
     "  c2 C1FILE (-o PROOF | --check)              PoRep C2 from a commit-phase-1 output\n"
@@ -44,7 +45,8 @@ int main(int argc, char **argv)
     } cmds[] = {{"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify},
                    {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}, {"c2", cmd_c2},
                    {"verify-c2", cmd_verify_c2}, {"post", cmd_post}, {"verify-post", cmd_verify_post},
-                   {"snap", cmd_snap}, {"verify-snap", cmd_verify_snap}, {"params", cmd_params}};
+                   {"snap", cmd_snap}, {"verify-snap", cmd_verify_snap}, {"params", cmd_params},
+                   {"gpu-info", cmd_gpu_info}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;
