@@ -7,9 +7,9 @@
  *
  *   KERNEL            a kernel entry point (CUDA: extern "C" __global__, so the name is
  *                     unmangled for cuModuleGetFunction)
- *   GLOBAL, LOCAL, CONSTANT   address-space qualifiers of pointers / variables (CUDA: none,
- *                     __shared__, __constant__); LOCAL_ARRAY(T, name, n) declares a group-
- *                     shared array (at kernel scope only, as OpenCL requires)
+ *   GLOBAL, LOCAL, CONSTANT   address-space qualifiers of pointer parameters (CUDA: none, a
+ *                     generic pointer); LOCAL_ARRAY(T, name, n) declares a group-shared array
+ *                     (__local / __shared__; at kernel scope only, as OpenCL requires)
  *   DEVICE            a device function (static inline; CUDA: static __device__ inline, nvcc decides)
  *   DEVICE_NOINLINE   a device function the compiler should keep out of line (code size)
  *   UNROLL            ask for a fully unrolled loop (constant trip count)
@@ -52,8 +52,8 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 #define KERNEL extern "C" __global__
 #define GLOBAL
-#define LOCAL __shared__
-#define CONSTANT __constant__
+#define LOCAL
+#define CONSTANT
 #define LOCAL_ARRAY(T, name, n) __shared__ T name[n]
 #define DEVICE static __device__ inline
 #define DEVICE_NOINLINE static __device__ __noinline__
