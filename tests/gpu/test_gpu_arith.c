@@ -14,6 +14,11 @@
  * the batch-affine pairwise sum (gpu_g1_sum_affine) of point lists with infinities, repeated
  * points (doubling inside a batch), opposite points and sums that meet again at later levels.
  * Every operation must have had vectors, so a generator that stops emitting one fails the test.
+ *
+ * `--cpu-twin` (tests/gpu/device-check.sh, where node and the oracle's npm packages may be
+ * missing): no stdin; the vectors are edge values (0, 1, 2, m - 1, m - 2, (m - 1) / 2, powers
+ * of two) and seeded random values, G1 points with infinity, P + P and P + (-P), and every
+ * expected value comes from the CPU code, which the oracle checks in every CI run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +193,148 @@ static void g1_line(const char *op, char **tok, int nt)
     }
 }
 
+/* ---------------------------------------------------------------- --cpu-twin vectors */
+
+static uint64_t twin_seed = 0x7477696e5f766563ULL;
+static uint64_t twin_rand(void)
+{
+    uint64_t z = (twin_seed += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* the CPU's result of field op `code` on Montgomery elements a, b (bytes of fp_t / fr_t) */
+static void cpu_field_op(int f, int code, uint8_t *r, const uint8_t *a, const uint8_t *b)
+{
+    if (f) {
+        fr_t *x = (fr_t *)a, *y = (fr_t *)b, *z = (fr_t *)r;
+        switch (code) {
+        case GPU_TEST_ADD: fr_add(z, x, y); break;
+        case GPU_TEST_SUB: fr_sub(z, x, y); break;
+        case GPU_TEST_MUL: fr_mul(z, x, y); break;
+        case GPU_TEST_SQR: fr_sqr(z, x); break;
+        case GPU_TEST_NEG: fr_neg(z, x); break;
+        case GPU_TEST_DBL: fr_dbl(z, x); break;
+        default: fr_inv(z, x); break;
+        }
+    } else {
+        fp_t *x = (fp_t *)a, *y = (fp_t *)b, *z = (fp_t *)r;
+        switch (code) {
+        case GPU_TEST_ADD: fp_add(z, x, y); break;
+        case GPU_TEST_SUB: fp_sub(z, x, y); break;
+        case GPU_TEST_MUL: fp_mul(z, x, y); break;
+        case GPU_TEST_SQR: fp_sqr(z, x); break;
+        case GPU_TEST_NEG: fp_neg(z, x); break;
+        case GPU_TEST_DBL: fp_dbl(z, x); break;
+        default: fp_inv(z, x); break;
+        }
+    }
+}
+
+static void twin_field(int f)
+{
+    size_t nl = f ? FR_LIMBS : FP_LIMBS, es = f ? sizeof(fr_t) : sizeof(fp_t);
+    const uint64_t *mod = f ? FR_MODULUS : FP_MODULUS;
+    enum { NV = 48 };
+    uint64_t canon[NV][FP_LIMBS];
+    size_t nv = 0;
+    memset(canon, 0, sizeof canon);
+    for (uint64_t small = 0; small < 3; small++)
+        canon[nv++][0] = small;                                  /* 0, 1, 2 */
+    for (uint64_t d = 1; d <= 2; d++, nv++) {                    /* m - 1, m - 2 */
+        memcpy(canon[nv], mod, nl * 8);
+        canon[nv][0] -= d;
+    }
+    memcpy(canon[nv], mod, nl * 8);                              /* (m - 1) / 2 */
+    canon[nv][0] -= 1;
+    for (size_t i = 0; i < nl; i++)
+        canon[nv][i] = (canon[nv][i] >> 1) | (i + 1 < nl ? canon[nv][i + 1] << 63 : 0);
+    nv++;
+    for (unsigned k = 63; k < 64 * nl - 3 && nv < 16; k += 64)   /* 2^63, 2^127, ... */
+        canon[nv++][k / 64] = 1ULL << (k % 64);
+    while (nv < NV) {                                            /* random, reduced by the CPU */
+        for (size_t i = 0; i < nl; i++)
+            canon[nv][i] = twin_rand();
+        canon[nv][nl - 1] &= f ? 0x3fffffffffffffffULL : 0x0fffffffffffffffULL;
+        nv++;
+    }
+    uint8_t mont[NV][48], r[48], z[48] = {0}, one[48] = {1};
+    for (size_t i = 0; i < nv; i++) {
+        cuzk_status st = f ? fr_from_limbs((fr_t *)mont[i], canon[i]) : fp_from_limbs((fp_t *)mont[i], canon[i]);
+        CHECK(st == CUZK_OK, "twin value %zu is not canonical", i);
+    }
+    for (size_t i = 0; i < nv; i++) {
+        for (size_t j = 0; j < nv; j++)
+            for (int code = GPU_TEST_ADD; code <= GPU_TEST_MUL; code++) {
+                cpu_field_op(f, code, r, mont[i], mont[j]);
+                vecs_push(&fld[f][code], mont[i], mont[j], r);
+            }
+        for (int code = GPU_TEST_SQR; code <= GPU_TEST_INV; code++) {
+            cpu_field_op(f, code, r, mont[i], NULL);
+            vecs_push(&fld[f][code], mont[i], NULL, r);
+        }
+        vecs_push(&fld[f][GPU_TEST_TO_MONT], canon[i], NULL, mont[i]);
+        vecs_push(&fld[f][GPU_TEST_FROM_MONT], mont[i], NULL, canon[i]);
+        vecs_push(&fld[f][GPU_TEST_EQ], mont[i], mont[(i + 1) % nv], memcmp(mont[i], mont[(i + 1) % nv], es) ? z : one);
+        vecs_push(&fld[f][GPU_TEST_EQ], mont[i], mont[i], one);
+        vecs_push(&fld[f][GPU_TEST_IS_ZERO], mont[i], NULL, memcmp(mont[i], z, es) ? z : one);
+        uint32_t e = (uint32_t)twin_rand();
+        uint8_t eb[48] = {0};
+        memcpy(eb, &e, 4);
+        cpu_pow(f, r, mont[i], e);
+        vecs_push(&fld[f][GPU_TEST_POW_U32], mont[i], eb, r);
+    }
+    vecs_push(&fld[f][GPU_TEST_ONE], mont[0], NULL, f ? (const void *)&FR_ONE : (const void *)&FP_ONE);
+}
+
+static void twin_g1(void)
+{
+    enum { NP = 24 };
+    g1_affine_t pts[NP + 1], g;
+    g1_jac_t j[NP];
+    g1_generator(&g);
+    for (int i = 0; i < NP; i++) {
+        g1_jac_t gj;
+        g1_jac_from_affine(&gj, &g);
+        uint64_t k[4] = {twin_rand(), twin_rand(), twin_rand(), twin_rand() >> 3};
+        g1_mul(&j[i], &gj, k, 4);
+    }
+    g1_batch_to_affine(pts, j, NP);
+    g1_affine_set_infinity(&pts[NP]);
+    for (int i = 0; i <= NP; i++) {
+        g1_affine_t p = pts[i], qs[4], r;
+        qs[0] = pts[(i + 1) % (NP + 1)];
+        qs[1] = p;
+        g1_affine_neg(&qs[2], &p);
+        g1_affine_set_infinity(&qs[3]);
+        for (int v = 0; v < 4; v++) {
+            g1_jac_t jp, s;
+            g1_jac_from_affine(&jp, &p);
+            g1_add_mixed(&s, &jp, &qs[v]);
+            g1_affine_from_jac(&r, &s);
+            char ptok[2 * G1_UNCOMPRESSED_BYTES + 1], qtok[2 * G1_UNCOMPRESSED_BYTES + 1], rtok[2 * G1_UNCOMPRESSED_BYTES + 1];
+            uint8_t enc[G1_UNCOMPRESSED_BYTES];
+            g1_to_uncompressed(enc, &p);
+            hex_encode(ptok, enc, sizeof enc);
+            g1_to_uncompressed(enc, &qs[v]);
+            hex_encode(qtok, enc, sizeof enc);
+            g1_to_uncompressed(enc, &r);
+            hex_encode(rtok, enc, sizeof enc);
+            char *tok[4] = {"g1_add", ptok, qtok, rtok};
+            g1_line("add", tok, 4);
+        }
+        g1_jac_t jp, d;
+        g1_jac_from_affine(&jp, &p);
+        g1_dbl(&d, &jp);
+        g1_affine_from_jac(&r, &d);
+        vecs_push(&g1v[GPU_TEST_G1_XYZZ_DBL], &p, NULL, &r);
+        vecs_push(&g1v[GPU_TEST_G1_JAC_DBL], &p, NULL, &r);
+        g1_affine_neg(&r, &p);
+        vecs_push(&g1v[GPU_TEST_G1_XYZZ_NEG], &p, NULL, &r);
+    }
+}
+
 static void read_vectors(void)
 {
     char *line = NULL;
@@ -346,15 +493,26 @@ static void test_sum(gpu_test_dev *d)
         }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bool twin = argc > 1 && !strcmp(argv[1], "--cpu-twin");
+    if (argc > 1 && !twin) {
+        fprintf(stderr, "usage: test_gpu_arith [--cpu-twin] (vectors of gen-field / gen-curve on stdin)\n");
+        return 2;
+    }
     for (int f = 0; f < 2; f++)
         for (int i = 0; i < NFIELD_OPS; i++)
             fld[f][i].es = f ? sizeof(fr_t) : sizeof(fp_t);
     for (int i = 0; i < NG1_OPS; i++)
         g1v[i].es = sizeof(g1_affine_t);
-    read_vectors();
-    CHECK(line_no > 0, "no vectors on stdin");
+    if (twin) {
+        twin_field(0);
+        twin_field(1);
+        twin_g1();
+    } else {
+        read_vectors();
+        CHECK(line_no > 0, "no vectors on stdin");
+    }
 
     gpu_test_dev devs[GPU_TEST_MAX_DEVICES];
     size_t nd = gpu_test_open_all(devs, &gpu_program_test_);

@@ -38,6 +38,9 @@ void bench_random_scalars(uint64_t *s, size_t n, uint64_t *seed);
 g1_affine_t *bench_g1_bases(size_t n, uint64_t *seed);
 g2_affine_t *bench_g2_bases(size_t n, uint64_t *seed);
 
+/* gpu ntt [options]: device NTT / H beside the CPU's (tools/bench/gpu.c). */
+int bench_gpu(int argc, char **argv);
+
 /* witness-msm --c1 FILE [--partition N] [--threads N] [--runs N] [--json]
  * (tools/bench/witness_msm.c). */
 int bench_witness_msm(int argc, char **argv);

@@ -32,6 +32,9 @@ static const char USAGE[] =
     "                                  seal a 2 KiB / 8 MiB / 512 MiB sector here (or a sparse\n"
     "                                  32 / 64 GiB fixture) and write its C1, PoSt or SnapDeals\n"
     "                                  vanilla proofs, self-checked; one JSON summary line\n"
+    "  gpu ntt [--log N,N] [--runtime opencl|cuda] [--device N] [--json]\n"
+    "                                  the device NTT and H polynomial beside the CPU's, each\n"
+    "                                  result checked against the CPU (see gpu ntt --help)\n"
     "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
     "                                  through a running daemon's gRPC API\n"
@@ -90,6 +93,8 @@ int main(int argc, char **argv)
         return bench_gen_vanilla(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vanilla"))
         return bench_vanilla(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "gpu"))
+        return bench_gpu(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

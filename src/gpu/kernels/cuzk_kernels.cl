@@ -7,3 +7,4 @@
 #include "fr.h"
 #include "g1.h"
 #include "g1_batch.h"
+#include "ntt.h"

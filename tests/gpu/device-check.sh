@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The GPU device check: one command on a machine with an NVIDIA GPU, its driver and nvcc (no
+# network needed), from the repository root:
+#
+#     tests/gpu/device-check.sh
+#
+# 1. builds build-device/ with CUDA for the GPU present (CUZK_CUDA_ARCHS from nvidia-smi's
+#    compute capability, e.g. 90 on an H200), in parallel on every core;
+# 2. runs the device identity tests (tests/gpu) on CUDA, and on OpenCL too where an OpenCL
+#    platform lists a device (e.g. NVIDIA's OpenCL driver): the runtime test, the arithmetic and
+#    the NTT / H tests against the CPU twin (and against the node oracle vectors where node and
+#    tests/oracle/node_modules are present), each with CUZK_GPU_TEST_REQUIRE=1 so "no device"
+#    fails instead of skipping;
+# 3. runs the benchmarks (cuzk-bench gpu ...) and prints ONE JSON object on stdout:
+#      {"gpus": <cuzk gpu-info --json>, "tests": [{"name","runtime","ok","seconds"}],
+#       "rows": [{"name","runtime","gpu_ms","cpu_ms","speedup","ok"}], "seconds": total}
+#    every GPU figure beside the CPU backend's time for the same work in the same run.
+# Progress and logs go to stderr. Exit 0 when every test passed and every row matched the CPU.
+# Budget: under 8 minutes on an H200 host (16 cores); steps are skipped, and say so, once
+# DEVICE_CHECK_DEADLINE seconds (default 450) have passed.
+#
+# Environment (all optional), also for trying the script without an NVIDIA GPU, e.g. on POCL:
+#   DEVICE_CHECK_RUNTIMES   runtimes to test (default: cuda, plus opencl if it has a device)
+#   DEVICE_CHECK_BUILD      build folder (default build-device)
+#   DEVICE_CHECK_NO_BUILD=1 use the build folder as it is (must exist)
+#   DEVICE_CHECK_NTT_LOGS   NTT / H sizes for the bench (default 24,27)
+#   DEVICE_CHECK_TEST_LOG   largest NTT size of the identity test (default 16)
+#   DEVICE_CHECK_DEADLINE   seconds after which remaining steps are skipped (default 450)
+# e.g. the CPU-only trial: DEVICE_CHECK_RUNTIMES=opencl DEVICE_CHECK_NTT_LOGS=10,12 \
+#      DEVICE_CHECK_BUILD=build DEVICE_CHECK_NO_BUILD=1 tests/gpu/device-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+start=$(date +%s)
+deadline=${DEVICE_CHECK_DEADLINE:-450}
+build=${DEVICE_CHECK_BUILD:-build-device}
+logs=${DEVICE_CHECK_NTT_LOGS:-24,27}
+test_log=${DEVICE_CHECK_TEST_LOG:-16}
+log() { echo "device-check: $*" >&2; }
+elapsed() { echo $(($(date +%s) - start)); }
+late() { (($(elapsed) >= deadline)); }
+for tool in jq make cmake; do
+  command -v "$tool" >/dev/null || { log "needs $tool"; exit 2; }
+done
+
+# ---- 1. build
+if [[ ${DEVICE_CHECK_NO_BUILD:-0} != 1 ]]; then
+  archs=""
+  if command -v nvidia-smi >/dev/null; then
+    archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d ' .' | sort -u | paste -sd';')
+  fi
+  flags="-DCUZK_CUDA=ON"
+  [[ -n $archs ]] && flags+=" -DCUZK_CUDA_ARCHS=$archs"
+  log "building $build (CMAKE_FLAGS=$flags) on $(nproc) cores"
+  if [[ -f $build/CMakeCache.txt && -n $archs ]]; then
+    cmake -S . -B "$build" -DCUZK_CUDA_ARCHS="$archs" >/dev/null || exit 2
+  fi
+  if ! make BUILD="$build" CMAKE_FLAGS="$flags" JOBS="$(nproc)" >"$build.log" 2>&1; then
+    tail -30 "$build.log" >&2
+    log "build failed (log: $build.log)"
+    exit 2
+  fi
+  log "built in $(elapsed) s"
+fi
+[[ -x $build/cuzk && -x $build/tests/gpu/test_gpu_ntt ]] || { log "no build in $build"; exit 2; }
+
+gpus=$("$build/cuzk" gpu-info --json) || { log "cuzk gpu-info failed"; exit 2; }
+"$build/cuzk" gpu-info >&2
+if [[ -n ${DEVICE_CHECK_RUNTIMES:-} ]]; then
+  runtimes=${DEVICE_CHECK_RUNTIMES//,/ }
+else
+  runtimes=cuda
+  if jq -e '.runtimes[] | select(.runtime == "opencl") | .devices | length > 0' <<<"$gpus" >/dev/null; then
+    runtimes+=" opencl"
+  fi
+fi
+have_oracle=0
+if command -v node >/dev/null && [[ -d tests/oracle/node_modules/@noble/curves ]]; then
+  have_oracle=1
+fi
+
+# ---- 2. identity tests
+tests_json="[]"
+add_test() { # name runtime rc seconds
+  tests_json=$(jq -c --arg n "$1" --arg r "$2" --argjson ok "$([[ $3 == 0 ]] && echo true || echo false)" \
+    --argjson s "$4" '. + [{name: $n, runtime: $r, ok: $ok, seconds: $s}]' <<<"$tests_json")
+}
+run_test() { # name runtime command...
+  local name=$1 rt=$2 t0 rc
+  shift 2
+  if late; then
+    log "SKIPPED $name on $rt: past the ${deadline} s deadline"
+    add_test "$name (skipped: deadline)" "$rt" 1 0
+    return
+  fi
+  t0=$(date +%s)
+  CUZK_GPU_TEST_RUNTIME=$rt CUZK_GPU_TEST_REQUIRE=1 bash -c "$*" >"$build/device-check-$name-$rt.log" 2>&1
+  rc=$?
+  add_test "$name" "$rt" "$rc" $(($(date +%s) - t0))
+  log "$name on $rt: $([[ $rc == 0 ]] && echo ok || echo "FAILED (rc $rc, log $build/device-check-$name-$rt.log)") $(tail -1 "$build/device-check-$name-$rt.log")"
+}
+t="$build/tests/gpu"
+for rt in $runtimes; do
+  run_test gpu_runtime "$rt" "'$t/test_gpu_runtime'"
+  run_test gpu_arith_twin "$rt" "'$t/test_gpu_arith' --cpu-twin"
+  run_test gpu_ntt_twin "$rt" "'$t/test_gpu_ntt' --cpu-twin --max-log $test_log"
+  if [[ $have_oracle == 1 ]]; then
+    run_test gpu_arith_oracle "$rt" "set -o pipefail; { node tests/oracle/gen-field.mjs && node tests/oracle/gen-curve.mjs; } | '$t/test_gpu_arith'"
+    run_test gpu_ntt_oracle "$rt" "set -o pipefail; node tests/oracle/gen-ntt.mjs | '$t/test_gpu_ntt'"
+  fi
+done
+
+# ---- 3. benchmarks: each GPU figure beside the CPU's time in the same run
+rows_json="[]"
+bench() { # name runtime args...
+  local name=$1 rt=$2 out rc
+  shift 2
+  if late; then
+    log "SKIPPED bench $name on $rt: past the ${deadline} s deadline"
+    rows_json=$(jq -c --arg n "$name (skipped: deadline)" --arg r "$rt" '. + [{name: $n, runtime: $r, ok: false}]' <<<"$rows_json")
+    return
+  fi
+  out=$("$build/cuzk-bench" "$@" --runtime "$rt" --json 2>>"$build/device-check-bench.log")
+  rc=$?
+  if ! jq -e .rows <<<"$out" >/dev/null 2>&1; then
+    log "bench $name on $rt failed (rc $rc, log $build/device-check-bench.log)"
+    rows_json=$(jq -c --arg n "$name (failed)" --arg r "$rt" '. + [{name: $n, runtime: $r, ok: false}]' <<<"$rows_json")
+    return
+  fi
+  rows_json=$(jq -c --arg r "$rt" --argjson o "$out" '. + [$o.rows[] | . + {runtime: $r, peak_rss_bytes: $o.peak_rss_bytes}]' <<<"$rows_json")
+  log "bench $name on $rt: done ($(elapsed) s)"
+}
+for rt in $runtimes; do
+  bench ntt "$rt" gpu ntt --log "$logs"
+done
+
+jq -n --argjson g "$gpus" --argjson t "$tests_json" --argjson r "$rows_json" --argjson s "$(elapsed)" \
+  '{gpus: $g, tests: $t, rows: $r, seconds: $s}'
+if jq -e 'all(.[]; .ok)' <<<"$tests_json" >/dev/null && jq -e 'all(.[]; .ok)' <<<"$rows_json" >/dev/null; then
+  log "all passed in $(elapsed) s"
+  exit 0
+fi
+log "FAILURES (see the tests and rows with ok: false)"
+exit 1
