@@ -207,6 +207,11 @@ double gpu_device_build_seconds(const gpu_device *dev)
     return dev->build_seconds;
 }
 
+bool gpu_device_program_cached(const gpu_device *dev)
+{
+    return dev->program_cached;
+}
+
 cuzk_status gpu_device_mem_info(gpu_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, cuzk_error *err)
 {
     if (!dev || !free_bytes || !total_bytes)

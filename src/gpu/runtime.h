@@ -117,8 +117,10 @@ typedef struct gpu_buffer gpu_buffer;
 typedef struct gpu_host_buffer gpu_host_buffer;
 typedef struct gpu_event gpu_event;
 
-/* Open device `index` of runtime `rt` and build (OpenCL: clBuildProgram from source, served
- * from the driver's kernel cache where it has one, e.g. POCL's kcache) or load (CUDA:
+/* Open device `index` of runtime `rt` and build (OpenCL: clBuildProgram from source, or from
+ * the binary a previous process left in the program cache -- $CUZK_GPU_CACHE, default
+ * ~/.cache/cuzk/opencl, "off" to disable; see opencl_cache.h -- on top of the driver's own
+ * kernel cache where it has one, e.g. POCL's kcache) or load (CUDA:
  * cuModuleLoadData of the fatbin; the driver JIT-compiles its PTX for GPUs newer than the
  * embedded SASS) `prog`, or the built-in program when prog is NULL. *out is owned by the caller
  * (gpu_device_close). Errors: CUZK_E_UNSUPPORTED (runtime not built, no driver, program part
@@ -134,8 +136,10 @@ void gpu_device_close(gpu_device *dev);
 const gpu_device_info *gpu_device_get_info(const gpu_device *dev);
 /* "opencl:0 (NAME)": the label every message of this device starts with. */
 const char *gpu_device_label(const gpu_device *dev);
-/* Seconds gpu_device_open spent building or loading the program. */
+/* Seconds gpu_device_open spent building or loading the program; whether it came from the
+ * OpenCL program cache (false for CUDA, whose program is compiled at build time). */
 double gpu_device_build_seconds(const gpu_device *dev);
+bool gpu_device_program_cached(const gpu_device *dev);
 
 #define GPU_MEM_UNKNOWN UINT64_MAX
 /* Device memory in bytes: *free_bytes is GPU_MEM_UNKNOWN where the runtime cannot tell (OpenCL

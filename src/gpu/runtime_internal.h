@@ -48,6 +48,7 @@ struct gpu_device {
     char label[176];            /* "opencl:0 (NAME)" */
     char program_name[64];      /* the program's name, for messages */
     double build_seconds;
+    bool program_cached;        /* OpenCL: the program came from the on-disk cache */
     pthread_mutex_t lock;       /* the implementation's small caches (CUDA kernel functions) */
     void *impl;
 };

@@ -5,7 +5,8 @@
  * internal queue for the one-off commands of allocation (touching new buffers so that lazy
  * allocation fails here, mapping pinned memory). Each gpu_queue keeps its own cl_kernel objects,
  * since clSetKernelArg + clEnqueueNDRangeKernel on a shared kernel object would race; every other
- * OpenCL call used here is thread-safe (OpenCL 1.2 specification, appendix A.2).
+ * OpenCL call used here is thread-safe (OpenCL 1.2 specification, appendix A.2). Built programs
+ * are kept in an on-disk cache (opencl_cache.h) and loaded from it by the next process.
  * Source: the Khronos OpenCL 1.2 specification (API calls and error codes).
  */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/opencl_cache.h"
 #include "gpu/runtime_internal.h"
 
 static const char *cl_err_name(cl_int e)
@@ -215,6 +217,45 @@ static void build_log_head(cl_program prog, cl_device_id d, char *out, size_t ca
     free(log);
 }
 
+#define BUILD_OPTIONS "-cl-std=CL1.2"
+
+/* The program from the on-disk cache (opencl_cache.h), built for the device; false (and nothing
+ * kept) when absent or refused by the driver. */
+static bool load_cached(gpu_device *dev, const char *path)
+{
+    ocl_device *o = OCL(dev);
+    size_t len = 0;
+    unsigned char *bin = gpu_ocl_cache_load(path, &len);
+    if (!bin)
+        return false;
+    const unsigned char *bins[1] = {bin};
+    cl_int e, bst = CL_SUCCESS;
+    cl_program p = clCreateProgramWithBinary(o->ctx, 1, &o->device, &len, bins, &bst, &e);
+    free(bin);
+    if (!p)
+        return false;
+    if (e != CL_SUCCESS || bst != CL_SUCCESS ||
+        clBuildProgram(p, 1, &o->device, BUILD_OPTIONS, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return false;
+    }
+    o->program = p;
+    return true;
+}
+
+/* Save the built program's binary for the next process; best effort. */
+static void store_cached(ocl_device *o, const char *path)
+{
+    size_t len = 0;
+    if (clGetProgramInfo(o->program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS || len == 0)
+        return;
+    unsigned char *bin = malloc(len);
+    unsigned char *bins[1] = {bin};
+    if (bin && clGetProgramInfo(o->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
+        gpu_ocl_cache_store(path, bin, len);
+    free(bin);
+}
+
 static void ocl_close(gpu_device *dev)
 {
     ocl_device *o = OCL(dev);
@@ -272,20 +313,31 @@ static cuzk_status ocl_open(gpu_device *dev, const gpu_program *prog, cuzk_error
     }
     const char *src = prog->opencl_source;
     size_t len = prog->opencl_len;
+    char *cpath = gpu_ocl_cache_path(src, len, BUILD_OPTIONS, &dev->info);
+    if (cpath && load_cached(dev, cpath)) {
+        free(cpath);
+        dev->program_cached = true;
+        return CUZK_OK;
+    }
     o->program = clCreateProgramWithSource(o->ctx, 1, &src, &len, &e);
     if (!o->program) {
+        free(cpath);
         ocl_close(dev);
         return cl_fail(dev, err, "clCreateProgramWithSource", e);
     }
-    e = clBuildProgram(o->program, 1, &o->device, "-cl-std=CL1.2", NULL, NULL);
+    e = clBuildProgram(o->program, 1, &o->device, BUILD_OPTIONS, NULL, NULL);
     if (e != CL_SUCCESS) {
         char log[360];
         build_log_head(o->program, o->device, log, sizeof log);
         st = gpu_fail(dev, err, CUZK_E_DEVICE, "clBuildProgram of %s failed: %s (%d); build log: %s",
                       dev->program_name, cl_err_name(e), (int)e, log[0] ? log : "(empty)");
+        free(cpath);
         ocl_close(dev);
         return st;
     }
+    if (cpath)
+        store_cached(o, cpath);
+    free(cpath);
     return CUZK_OK;
 }
 

@@ -4,12 +4,16 @@
  * one device. Also, without any device: discovery of each runtime reports a reason (CUDA built
  * without a driver: "no CUDA driver"), and opening a device there is CUZK_E_UNSUPPORTED.
  *
+ * The OpenCL program cache: a fresh cache directory is filled by the first open and serves the
+ * second; a corrupted entry is rebuilt from source and replaced; CUZK_GPU_CACHE=off writes none.
  * Expected values are independent of the device: byte patterns made on the host, and Fr sums and
  * products computed by the CPU field code (the twin of the kernel gpu_test_fr).
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "field/fr.h"
@@ -387,6 +391,88 @@ static void test_threads(gpu_test_dev *d)
     }
 }
 
+/* ---------------------------------------------------------------- the OpenCL program cache */
+
+/* the single entry of dir: its path into `path`, its size; 0 when there is not exactly one */
+static long cache_entry(const char *dir, char *path, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    long size = 0;
+    int n = 0;
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            n++;
+            snprintf(path, cap, "%s/%s", dir, e->d_name);
+            FILE *f = fopen(path, "rb");
+            if (f && !fseek(f, 0, SEEK_END))
+                size = ftell(f);
+            if (f)
+                fclose(f);
+        }
+    if (d)
+        closedir(d);
+    return n == 1 ? size : 0;
+}
+
+static bool open_and_check(gpu_test_dev *d, bool *cached)
+{
+    const gpu_device_info *info = gpu_device_get_info(d->dev);
+    gpu_test_dev t = {NULL, NULL, d->label};
+    cuzk_error err = {0};
+    if (gpu_device_open(info->runtime, info->index, &gpu_program_test_, &t.dev, &err) ||
+        gpu_queue_create(t.dev, &t.q, &err)) {
+        CHECK(false, "%s: reopening: %s", d->label, err.msg);
+        gpu_device_close(t.dev);
+        return false;
+    }
+    *cached = gpu_device_program_cached(t.dev);
+    check_alive(&t, "reopening with the program cache");
+    gpu_queue_destroy(t.q);
+    gpu_device_close(t.dev);
+    return true;
+}
+
+static void test_program_cache(gpu_test_dev *d)
+{
+    if (gpu_device_get_info(d->dev)->runtime != GPU_RUNTIME_OPENCL)
+        return;
+    char dir[] = "/tmp/cuzk-gpu-cache-XXXXXX", entry[512];
+    if (!mkdtemp(dir)) {
+        CHECK(false, "mkdtemp");
+        return;
+    }
+    const char *old = getenv("CUZK_GPU_CACHE");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("CUZK_GPU_CACHE", dir, 1);
+    bool cached = true;
+    if (open_and_check(d, &cached))
+        CHECK(!cached, "%s: a fresh cache served the program", d->label);
+    long size = cache_entry(dir, entry, sizeof entry);
+    CHECK(size > 0, "%s: no cache entry after the first build", d->label);
+    if (open_and_check(d, &cached))
+        CHECK(cached, "%s: the second open did not use the cache", d->label);
+    FILE *f = fopen(entry, "wb"); /* corrupt it */
+    if (f) {
+        fputs("not a program binary", f);
+        fclose(f);
+    }
+    if (open_and_check(d, &cached))
+        CHECK(!cached, "%s: a corrupted entry was used", d->label);
+    CHECK(cache_entry(dir, entry, sizeof entry) == size, "%s: the corrupted entry was not replaced", d->label);
+    if (size)
+        unlink(entry);
+    setenv("CUZK_GPU_CACHE", "off", 1);
+    if (open_and_check(d, &cached))
+        CHECK(!cached && cache_entry(dir, entry, sizeof entry) == 0, "%s: CUZK_GPU_CACHE=off still cached", d->label);
+    rmdir(dir);
+    if (saved)
+        setenv("CUZK_GPU_CACHE", saved, 1);
+    else
+        unsetenv("CUZK_GPU_CACHE");
+    free(saved);
+}
+
 int main(void)
 {
     test_discovery();
@@ -398,6 +484,7 @@ int main(void)
         test_copies(&devs[i]);
         test_cross_queue(&devs[i]);
         test_threads(&devs[i]);
+        test_program_cache(&devs[i]);
     }
     gpu_test_close_all(devs, nd);
     return check_summary("gpu_runtime");
