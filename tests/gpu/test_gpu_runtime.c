@@ -227,6 +227,7 @@ static void test_copies(gpu_test_dev *d)
     cuzk_error err = {0};
     gpu_buffer *a = NULL, *b = NULL;
     gpu_host_buffer *h1 = NULL, *h2 = NULL;
+    gpu_event *ev = NULL;
     uint8_t *ref = malloc(N), *got = malloc(N);
     cuzk_status st = gpu_buffer_alloc(d->dev, N, &a, &err);
     if (!st)
@@ -235,15 +236,8 @@ static void test_copies(gpu_test_dev *d)
         st = gpu_host_alloc(d->dev, N, &h1, &err);
     if (!st)
         st = gpu_host_alloc(d->dev, N, &h2, &err);
-    if (gpu_test_ok(st, &err, "allocations for the copy test", d->label) || !ref || !got) {
-        gpu_buffer_free(a);
-        gpu_buffer_free(b);
-        gpu_host_free(h1);
-        gpu_host_free(h2);
-        free(ref);
-        free(got);
-        return;
-    }
+    if (gpu_test_ok(st, &err, "allocations for the copy test", d->label) || !ref || !got)
+        goto out;
     uint8_t *p1 = gpu_host_ptr(h1), *p2 = gpu_host_ptr(h2);
     fill_pattern(p1, N, 7);
     memcpy(ref, p1, N);
@@ -266,7 +260,6 @@ static void test_copies(gpu_test_dev *d)
     }
     /* an event: after the download completes, the host sees the data */
     fill_pattern(got, N, 99);
-    gpu_event *ev = NULL;
     st = gpu_upload(d->q, a, 0, got, N, &err);
     if (!st)
         st = gpu_download(d->q, p2, a, 0, N, &err);
@@ -280,6 +273,7 @@ static void test_copies(gpu_test_dev *d)
     if (!gpu_test_ok(st, &err, "event record / wait / query", d->label))
         CHECK(done && !memcmp(p2, got, N), "%s: event completed before its work", d->label);
     gpu_event_destroy(ev);
+out:
     gpu_buffer_free(a);
     gpu_buffer_free(b);
     gpu_host_free(h1);

@@ -10,6 +10,8 @@
  *   F_INV         -m^-1 mod 2^32
  *   F_EXP_INIT    m - 2 (Fermat inversion exponent); F_EXP_BITS its bit length
  *
+ * The file undefines these parameters at its end, ready for the next instantiation.
+ *
  * Elements are always fully reduced (< m), as on the CPU. Every function takes and returns
  * values (no pointers), so the code is the same for OpenCL private memory and CUDA registers.
  *
@@ -160,3 +162,13 @@ DEVICE_NOINLINE F_T F(inv)(F_T a)
     }
     return r;
 }
+
+#undef F
+#undef F_T
+#undef F_N
+#undef F_MOD_INIT
+#undef F_ONE_INIT
+#undef F_R2_INIT
+#undef F_INV
+#undef F_EXP_INIT
+#undef F_EXP_BITS

@@ -24,15 +24,6 @@ typedef struct { u32 l[FP_LIMBS32]; } fp_t;
     {0xffffaaa9, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,                \
      0xf38512bf, 0x64774b84, 0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea}
 #define F_EXP_BITS 381
-#include "field_impl.h"
-#undef F
-#undef F_T
-#undef F_N
-#undef F_MOD_INIT
-#undef F_ONE_INIT
-#undef F_R2_INIT
-#undef F_INV
-#undef F_EXP_INIT
-#undef F_EXP_BITS
+#include "field_impl.h" /* undefines the F_ parameters */
 
 #endif

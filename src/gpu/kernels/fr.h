@@ -16,15 +16,6 @@ typedef struct { u32 l[FR_LIMBS32]; } fr_t;
 #define F_INV 0xffffffffu
 #define F_EXP_INIT {0xffffffff, 0xfffffffe, 0xfffe5bfe, 0x53bda402, 0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753}
 #define F_EXP_BITS 255
-#include "field_impl.h"
-#undef F
-#undef F_T
-#undef F_N
-#undef F_MOD_INIT
-#undef F_ONE_INIT
-#undef F_R2_INIT
-#undef F_INV
-#undef F_EXP_INIT
-#undef F_EXP_BITS
+#include "field_impl.h" /* undefines the F_ parameters */
 
 #endif

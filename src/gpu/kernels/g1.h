@@ -10,7 +10,7 @@
  *                the CPU's g1_jac_t, 144 bytes.
  *
  * Formulas (Explicit-Formulas Database, a = 0):
- *   XYZZ  add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1
+ *   XYZZ  add-2008-s, madd-2008-s, dbl-2008-s-1
  *         (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html)
  *   Jacobian  add-2007-bl, madd-2007-bl, dbl-2009-l (auto-shortw-jacobian-0.html), as the
  *         CPU's src/curve/jacobian_impl.h.
@@ -111,20 +111,13 @@ DEVICE g1_xyzz_t g1_xyzz_dbl(g1_xyzz_t p)
     return r;
 }
 
-/* mdbl-2008-s-1: the double of an affine point (not infinity) */
-DEVICE g1_xyzz_t g1_xyzz_dbl_affine_(g1_affine_t p)
+/* The tail every addition formula here shares: X3 = r^2 - a - 2 b, Y3 = r (b - X3) - c
+ * (add/madd-2008-s: a = PPP, b = Q, c = S1 PPP; add/madd-2007-bl: a = J, b = V, c = 2 S1 J). */
+DEVICE g1_affine_t g1_add_tail_(fp_t rr, fp_t a, fp_t b, fp_t c)
 {
-    fp_t u = fp_dbl(p.y);
-    fp_t v = fp_sqr(u);
-    fp_t w = fp_mul(u, v);
-    fp_t s = fp_mul(p.x, v);
-    fp_t x2 = fp_sqr(p.x);
-    fp_t m = fp_add(fp_dbl(x2), x2);
-    g1_xyzz_t r;
-    r.x = fp_sub(fp_sqr(m), fp_dbl(s));
-    r.y = fp_sub(fp_mul(m, fp_sub(s, r.x)), fp_mul(w, p.y));
-    r.zz = v;
-    r.zzz = w;
+    g1_affine_t r;
+    r.x = fp_sub(fp_sub(fp_sqr(rr), a), fp_dbl(b));
+    r.y = fp_sub(fp_mul(rr, fp_sub(b, r.x)), c);
     return r;
 }
 
@@ -149,9 +142,10 @@ DEVICE g1_xyzz_t g1_xyzz_add(g1_xyzz_t p, g1_xyzz_t q)
     fp_t pp = fp_sqr(pp_);
     fp_t ppp = fp_mul(pp_, pp);
     fp_t qq = fp_mul(u1, pp);
+    g1_affine_t xy = g1_add_tail_(rr, ppp, qq, fp_mul(s1, ppp));
     g1_xyzz_t r;
-    r.x = fp_sub(fp_sub(fp_sqr(rr), ppp), fp_dbl(qq));
-    r.y = fp_sub(fp_mul(rr, fp_sub(qq, r.x)), fp_mul(s1, ppp));
+    r.x = xy.x;
+    r.y = xy.y;
     r.zz = fp_mul(fp_mul(p.zz, q.zz), pp);
     r.zzz = fp_mul(fp_mul(p.zzz, q.zzz), ppp);
     return r;
@@ -170,15 +164,16 @@ DEVICE g1_xyzz_t g1_xyzz_add_affine(g1_xyzz_t p, g1_affine_t q)
     fp_t rr = fp_sub(s2, p.y);
     if (fp_is_zero(pp_)) {
         if (fp_is_zero(rr))
-            return g1_xyzz_dbl_affine_(q);
+            return g1_xyzz_dbl(p); /* p = q: rare, so no separate mdbl formula */
         return g1_xyzz_infinity();
     }
     fp_t pp = fp_sqr(pp_);
     fp_t ppp = fp_mul(pp_, pp);
     fp_t qq = fp_mul(p.x, pp);
+    g1_affine_t xy = g1_add_tail_(rr, ppp, qq, fp_mul(p.y, ppp));
     g1_xyzz_t r;
-    r.x = fp_sub(fp_sub(fp_sqr(rr), ppp), fp_dbl(qq));
-    r.y = fp_sub(fp_mul(rr, fp_sub(qq, r.x)), fp_mul(p.y, ppp));
+    r.x = xy.x;
+    r.y = xy.y;
     r.zz = fp_mul(p.zz, pp);
     r.zzz = fp_mul(p.zzz, ppp);
     return r;
@@ -279,9 +274,10 @@ DEVICE g1_jac_t g1_jac_add(g1_jac_t p, g1_jac_t q)
     fp_t i = fp_sqr(fp_dbl(h));
     fp_t j = fp_mul(h, i);
     fp_t v = fp_mul(u1, i);
+    g1_affine_t xy = g1_add_tail_(rr, j, v, fp_dbl(fp_mul(s1, j)));
     g1_jac_t r;
-    r.x = fp_sub(fp_sub(fp_sqr(rr), j), fp_dbl(v));
-    r.y = fp_sub(fp_mul(rr, fp_sub(v, r.x)), fp_dbl(fp_mul(s1, j)));
+    r.x = xy.x;
+    r.y = xy.y;
     r.z = fp_mul(fp_sub(fp_sub(fp_sqr(fp_add(p.z, q.z)), z1z1), z2z2), h);
     return r;
 }
@@ -308,9 +304,10 @@ DEVICE g1_jac_t g1_jac_add_affine(g1_jac_t p, g1_affine_t q)
     fp_t i = fp_dbl(fp_dbl(hh));
     fp_t j = fp_mul(h, i);
     fp_t v = fp_mul(p.x, i);
+    g1_affine_t xy = g1_add_tail_(rr, j, v, fp_dbl(fp_mul(p.y, j)));
     g1_jac_t r;
-    r.x = fp_sub(fp_sub(fp_sqr(rr), j), fp_dbl(v));
-    r.y = fp_sub(fp_mul(rr, fp_sub(v, r.x)), fp_dbl(fp_mul(p.y, j)));
+    r.x = xy.x;
+    r.y = xy.y;
     r.z = fp_sub(fp_sub(fp_sqr(fp_add(p.z, h)), z1z1), hh);
     return r;
 }

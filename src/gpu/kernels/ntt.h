@@ -55,6 +55,22 @@ DEVICE fr_t ntt_twiddle(GLOBAL const fr_t *tw_lo, GLOBAL const fr_t *tw_hi, u32 
     return fr_mul(tw_lo[e & ((1u << split) - 1)], tw_hi[e >> split]);
 }
 
+/* Global position of element g of column col (blocks of 2^s, columns of stride 2^b, the column's
+ * offset in its block lo = col mod 2^b). */
+DEVICE u32 ntt_position(u32 col, u32 g, u32 b, u32 s)
+{
+    return ((col >> b) << s) | (g << b) | (col & ((1u << b) - 1));
+}
+
+/* The four-step twiddle of element (g, lo): x omega_N^((lo bitrev_k(g)) 2^shift) */
+DEVICE fr_t ntt_cross(fr_t x, u32 lo, u32 g, u32 k, u32 shift, GLOBAL const fr_t *tw_lo, GLOBAL const fr_t *tw_hi,
+                      u32 split)
+{
+    if (lo == 0) /* omega^0 (and every lo when b = 0) */
+        return x;
+    return fr_mul(x, ntt_twiddle(tw_lo, tw_hi, split, (lo * ntt_bitrev(g, k)) << shift));
+}
+
 /* One pass of the network on v (N = 2^log_n elements, in place) for blocks of 2^s elements and
  * columns of 2^k (k <= min(s, 10)); dit = 0: column DIF then twiddles, dit = 1: twiddles then
  * column DIT. When `scale` is set, every element is finally multiplied by
@@ -74,14 +90,13 @@ KERNEL void ntt_pass(GLOBAL fr_t *v, GLOBAL const fr_t *roots, GLOBAL const fr_t
 
     /* load: local index l = g * C + cc */
     for (u32 r = 0; r < 4; r++) {
-        u32 l = t + r * NTT_WG_THREADS;
-        u32 g = l >> logc, cc = l & ((1u << logc) - 1), col = col0 + cc;
+        u32 l = t + r * NTT_WG_THREADS, g = l >> logc, col = col0 + (l & ((1u << logc) - 1)), lo;
         if (col < ncols) {
-            u32 lo = col & ((1u << b) - 1), hb = col >> b;
-            u32 gi = (hb << s) | (g << b) | lo;
+            u32 gi = ntt_position(col, g, b, s);
+            lo = col & ((1u << b) - 1);
             fr_t x = v[gi];
-            if (dit && b > 0 && lo != 0)
-                x = fr_mul(x, ntt_twiddle(tw_lo, tw_hi, split, (lo * ntt_bitrev(g, k)) << (log_n - s)));
+            if (dit)
+                x = ntt_cross(x, lo, g, k, log_n - s, tw_lo, tw_hi, split);
             ntt_sh_store(sh, l, x);
         }
     }
@@ -116,14 +131,13 @@ KERNEL void ntt_pass(GLOBAL fr_t *v, GLOBAL const fr_t *roots, GLOBAL const fr_t
 
     /* store */
     for (u32 r = 0; r < 4; r++) {
-        u32 l = t + r * NTT_WG_THREADS;
-        u32 g = l >> logc, cc = l & ((1u << logc) - 1), col = col0 + cc;
+        u32 l = t + r * NTT_WG_THREADS, g = l >> logc, col = col0 + (l & ((1u << logc) - 1)), lo;
         if (col < ncols) {
-            u32 lo = col & ((1u << b) - 1), hb = col >> b;
-            u32 gi = (hb << s) | (g << b) | lo;
+            u32 gi = ntt_position(col, g, b, s);
+            lo = col & ((1u << b) - 1);
             fr_t x = ntt_sh_load(sh, l);
-            if (!dit && b > 0 && lo != 0)
-                x = fr_mul(x, ntt_twiddle(tw_lo, tw_hi, split, (lo * ntt_bitrev(g, k)) << (log_n - s)));
+            if (!dit)
+                x = ntt_cross(x, lo, g, k, log_n - s, tw_lo, tw_hi, split);
             if (scale)
                 x = fr_mul(x, ntt_twiddle(sc_lo, sc_hi, split, ntt_bitrev(gi, log_n)));
             v[gi] = x;
