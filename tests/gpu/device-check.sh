@@ -26,6 +26,7 @@
 #   DEVICE_CHECK_NTT_LOGS   NTT / H sizes for the bench (default 24,27)
 #   DEVICE_CHECK_TEST_LOG   largest NTT size of the identity test (default 16)
 #   DEVICE_CHECK_DEADLINE   seconds after which remaining steps are skipped (default 450)
+#   DEVICE_CHECK_ORACLE=0   skip the node-oracle forms of the tests even where node is present
 # e.g. the CPU-only trial: DEVICE_CHECK_RUNTIMES=opencl DEVICE_CHECK_NTT_LOGS=10,12 \
 #      DEVICE_CHECK_BUILD=build DEVICE_CHECK_NO_BUILD=1 tests/gpu/device-check.sh
 set -uo pipefail
@@ -74,7 +75,7 @@ else
   fi
 fi
 have_oracle=0
-if command -v node >/dev/null && [[ -d tests/oracle/node_modules/@noble/curves ]]; then
+if [[ ${DEVICE_CHECK_ORACLE:-1} != 0 ]] && command -v node >/dev/null && [[ -d tests/oracle/node_modules/@noble/curves ]]; then
   have_oracle=1
 fi
 
