@@ -68,10 +68,13 @@ int main(int argc, char **argv)
     fr_t w[NV];
     fr_from_u64(&w[ONE], 1), fr_from_u64(&w[OUT], 9), fr_from_u64(&w[X], 3);
     size_t m = (size_t)1 << pk.log2_m;
-    groth16_assignment_t asg = {calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), w, ad, bd};
+    groth16_assignment_t asg = {.a = calloc(m, sizeof(fr_t)), .b = calloc(m, sizeof(fr_t)),
+                                .c = calloc(m, sizeof(fr_t)), .w = w, .a_density = ad, .b_density = bd};
     groth16_proof_t proof;
-    if (!asg.a || !asg.b || !asg.c || cs_spmv_abc(asg.a, asg.b, asg.c, &A, &B, &C, w, NV, 1, &err) ||
-        groth16_prove(&pk, &asg, 1, &proof, &err))
+    bool proved = asg.a && asg.b && asg.c && !cs_spmv_abc(asg.a, asg.b, asg.c, &A, &B, &C, w, NV, 1, &err) &&
+                  !groth16_prove(&pk, &asg, 1, &proof, &err);
+    groth16_assignment_free_abc(&asg);
+    if (!proved)
         return fail("prove", &err);
     groth16_pvk_t pvk;
     groth16_prepare_vk(&pvk, &pk.vk);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/release.h"
 #include "common/status.h"
 
 /* Bytes of one partition proof: bellperson's compressed A (G1, 48) || B (G2, 96) || C (G1, 48). */
@@ -34,14 +35,24 @@ typedef struct cuzk_prover_backend {
     cuzk_status (*capabilities)(void *ctx, cuzk_backend_caps *out, cuzk_error *err);
 
     /* First half of the proof on device `device` (0 <= device < num_devices): everything
-     * that reads the a/b/c vectors (NTT for H, MSMs for A, B_G1, L, H). Reads `assignment`
-     * but does not take ownership; the engine calls kind.release_abc right after this
-     * returns, so a/b/c must not be referenced afterwards. The witness part of `assignment`
-     * stays valid until prove_finish returns and may be borrowed by the pending handle.
+     * that reads the a/b/c vectors (NTT for H, MSMs for A, B_G1, L, H).
+     *
+     * Ownership of `assignment` (one rule for every backend): the circuit kind owns it and
+     * only kind.release_abc frees (or recycles) its a/b/c vectors; the backend never frees
+     * any part of it. The backend may use a/b/c as scratch (overwrite them, e.g. H in
+     * place) until it calls cuzk_release_cb_call(rel), which it does as soon as it no
+     * longer touches them (CPU: after the H MSM; GPU: once they are uploaded) and at most
+     * once, on the calling thread or any other, but before prove_start returns. The engine's
+     * callback runs kind.release_abc and returns the partition's a/b/c share of the memory
+     * budget at that moment; if the backend did not call it, the engine does right after
+     * prove_start returns (success or error). After rel, a/b/c must not be referenced.
+     * `rel` may be NULL (a caller that releases a/b/c itself after the call). The witness
+     * part of `assignment` stays valid until prove_finish returns and may be borrowed by
+     * the pending handle.
      * On success stores a pending handle in *pending (owned by the engine until it is
      * passed to prove_finish). On error *pending is left NULL. */
     cuzk_status (*prove_start)(void *ctx, uint32_t device, const void *params, const void *assignment,
-                               void **pending, cuzk_error *err);
+                               const cuzk_release_cb *rel, void **pending, cuzk_error *err);
 
     /* Second half (B_G2 MSM, assembly with r, s): write the proof to proof[0..191].
      * Always consumes `pending` (frees it), also on error. */

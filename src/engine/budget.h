@@ -8,7 +8,8 @@
  *  - waits are on a mutex + condition variable, so a release can never be missed.
  *
  * The engine reserves a partition's whole estimated working set before its synthesis,
- * returns the a/b/c share right after prove_start, and the rest after prove_finish.
+ * returns the a/b/c share when kind.release_abc runs (inside or right after prove_start),
+ * and the rest after prove_finish.
  *
  * Thread-safety: all calls may race except init/destroy.
  */

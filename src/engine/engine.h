@@ -33,8 +33,10 @@
  *       (QUEUED); the permit is returned only after that. A failed send (job aborted)
  *       leaves it with the worker, which frees the assignment and releases the reservation.
  *   prover channel -> prover worker: recv transfers the task (PROVING during prove_start).
- *       After prove_start the worker calls kind.release_abc (a/b/c freed) and releases
- *       estimate.abc_bytes of the reservation; the witness stays with the task.
+ *       The kind keeps owning a/b/c; when the backend reports them done with (backend.h,
+ *       prove_start's release callback), at the latest when prove_start returns, the
+ *       engine calls kind.release_abc once and releases estimate.abc_bytes of the
+ *       reservation (and of PROVING_BYTES) at that moment; the witness stays with the task.
  *   prover worker -> finalizer queue: the task now also owns the backend's pending handle
  *       (PENDING_FINISH). prove_finish consumes the handle; the finalizer then calls
  *       kind.free_assignment and releases total_bytes - abc_bytes.
@@ -91,7 +93,7 @@ typedef enum {
     CUZK_EV_SYNTH_END,       /* synthesis succeeded; emitted before the channel send */
     CUZK_EV_PERMIT_RELEASED, /* emitted before the permit is returned; accepted = sent */
     CUZK_EV_PROVE_START,     /* device = the worker's device */
-    CUZK_EV_PROVE_END,       /* prove_start returned OK and a/b/c were freed */
+    CUZK_EV_PROVE_END,       /* prove_start returned OK (a/b/c were released before) */
     CUZK_EV_FINISH_END,      /* prove_finish returned OK */
     CUZK_EV_MEM_RELEASED,    /* bytes = share about to be released (emitted before release) */
     CUZK_EV_PARTITION_DISCARDED, /* dropped because its job was cancelled/failed */

@@ -19,7 +19,7 @@
 #include "common/status.h"
 
 /* Estimated memory working set of one partition, in bytes. abc_bytes is the share that is
- * freed right after prove_start (the a/b/c vectors), total_bytes - abc_bytes stays until
+ * freed when release_abc runs (the a/b/c vectors), total_bytes - abc_bytes stays until
  * prove_finish returns (witness, density, prover scratch). 0 < total, abc <= total. */
 typedef struct {
     uint64_t total_bytes;
@@ -42,9 +42,12 @@ typedef struct cuzk_circuit_kind {
     cuzk_status (*synthesize)(void *ctx, const void *input, uint32_t partition,
                               const atomic_bool *cancel, void **assignment, cuzk_error *err);
 
-    /* Free the a/b/c vectors of `assignment`, keeping the witness that prove_finish may
-     * still read. Called by the engine exactly once, right after prove_start returned
-     * (successfully or not). Must not fail. */
+    /* Free (or recycle) the a/b/c vectors of `assignment`, keeping the witness that
+     * prove_finish may still read. The only place a/b/c are freed once the assignment left
+     * synthesize (besides free_assignment when release_abc never ran). Called by the engine
+     * exactly once per proved partition, at the moment the backend reports a/b/c done with
+     * (backend.h, prove_start's `rel`), at the latest right after prove_start returned
+     * (successfully or not); possibly on a thread of the backend's. Must not fail. */
     void (*release_abc)(void *ctx, void *assignment);
 
     /* Free everything left of `assignment` (whether or not release_abc ran). Called

@@ -1,8 +1,9 @@
 /* Prover workers: gpu_workers_per_device threads per backend device. Each takes the next
- * partition from the prover channel, runs backend.prove_start, frees a/b/c and their share
- * of the reservation at once, hands the pending handle to the finalizer queue and loops
- * (reference §4.2 step 9.3-9.4, §4.7). Around prove_start the worker records its job and
- * partition in its cuzk_prover_arg (under mu) for the status snapshot. */
+ * partition from the prover channel, runs backend.prove_start (which reports through the
+ * engine's release callback when a/b/c are done with: kind.release_abc and their share of
+ * the reservation go at that moment, or right after prove_start at the latest), hands the
+ * pending handle to the finalizer queue and loops. Around prove_start the worker records
+ * its job and partition in its cuzk_prover_arg (under mu) for the status snapshot. */
 #include "engine/engine_internal.h"
 
 /* Publish (busy) or clear what worker `a` has inside prove_start, under mu so that a status
@@ -17,28 +18,51 @@ static void set_current(cuzk_prover_arg *a, const cuzk_task *t)
     pthread_mutex_unlock(&a->e->mu);
 }
 
+/* The engine's side of backend.h's a/b/c rule for one task inside prove_start: the first
+ * call runs kind.release_abc and moves the a/b/c share out of PROVING_BYTES and the task's
+ * reservation; later calls do nothing. Lives on the prover worker's stack (the backend
+ * calls it before prove_start returns). */
+typedef struct {
+    cuzk_task *t;
+    atomic_bool done;
+} abc_release;
+
+static void release_abc_once(void *ctx)
+{
+    abc_release *r = ctx;
+    if (atomic_exchange(&r->done, true))
+        return;
+    cuzk_task *t = r->t;
+    const cuzk_circuit_kind *kind = t->job->req.kind;
+    const uint64_t abc = t->job->est.abc_bytes;
+    kind->release_abc(kind->ctx, t->assignment);
+    cuzk_engine_count(t->e, CUZK_CTR_PROVING_BYTES, -(int64_t)abc);
+    cuzk_task_release_memory(t, abc);
+}
+
 static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
 {
     cuzk_engine *e = a->e;
     const uint32_t device = a->device;
     cuzk_job *job = t->job;
-    const cuzk_circuit_kind *kind = job->req.kind;
     const cuzk_prover_backend *be = e->cfg.backend;
-    const int64_t bytes = (int64_t)t->reserved;
     cuzk_error err = {0};
 
     cuzk_engine_count(e, CUZK_CTR_PROVING, 1);
-    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, bytes);
+    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, (int64_t)t->reserved);
     cuzk_engine_emit(e, CUZK_EV_PROVE_START, job->id, t->partition, device, 0, false);
     void *pending = NULL;
+    abc_release rel_ctx = {.t = t};
+    atomic_init(&rel_ctx.done, false);
+    const cuzk_release_cb rel = {release_abc_once, &rel_ctx};
     set_current(a, t);
     int64_t t0 = cuzk_now_ns();
-    cuzk_status st = be->prove_start(be->ctx, device, job->req.params, t->assignment, &pending, &err);
+    cuzk_status st = be->prove_start(be->ctx, device, job->req.params, t->assignment, &rel, &pending, &err);
     atomic_fetch_add(&job->prove_ns, cuzk_now_ns() - t0);
     set_current(a, NULL);
-    kind->release_abc(kind->ctx, t->assignment);
+    release_abc_once(&rel_ctx); /* if the backend did not */
     cuzk_engine_count(e, CUZK_CTR_PROVING, -1);
-    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, -bytes);
+    cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, -(int64_t)t->reserved);
 
     if (st == CUZK_OK && !pending)
         st = cuzk_fail(&err, CUZK_E_INTERNAL, "backend '%s' returned no pending handle", be->name);
@@ -56,7 +80,6 @@ static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
     }
     t->pending = pending;
     cuzk_engine_emit(e, CUZK_EV_PROVE_END, job->id, t->partition, device, 0, false);
-    cuzk_task_release_memory(t, job->est.abc_bytes);
     cuzk_engine_count(e, CUZK_CTR_PENDING_FINISH, 1);
     cuzk_engine_count(e, CUZK_CTR_PENDING_FINISH_BYTES, (int64_t)t->reserved);
     t->node.bytes = 0;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/release.h"
 #include "common/status.h"
 #include "cs/cs.h"
 #include "curve/curve.h"
@@ -63,18 +64,25 @@ typedef struct {
 
 /* One partition's synthesized assignment, handed to groth16_prove_start.
  *   a, b, c   evaluation vectors, each 2^log2_m fr_t (Montgomery), rows past the constraint
- *             count zero; malloc'ed. OWNERSHIP MOVES to prove_start, which free()s them and
- *             sets the pointers to NULL before it returns (also on error).
+ *             count zero. Owned by the caller, who frees (or reuses) them; prove_start uses
+ *             them as its scratch (H is computed in place), so their contents are undefined
+ *             once prove_start has begun, and it never reads or writes them again after it
+ *             called release_abc.
  *   w         the full witness, n_inputs + n_aux fr_t (Montgomery), inputs first (w[0] = 1);
  *             borrowed: read during prove_start only. NULL with groth16_prove_start_compact.
  *   a_density, b_density  bitmaps over all n_inputs + n_aux variables (bit i of word i/64,
  *             LSB first) saying which variables have a base in params->a / params->b_*;
  *             NULL means every variable (the .zkey layout). Borrowed, read during
- *             prove_start only. */
+ *             prove_start only.
+ *   release_abc  optional (zero: none). prove_start calls it exactly once before it
+ *             returns, as soon as it no longer touches a, b, c: after the H MSM on success
+ *             (before the A, B_G1, L MSMs), at the failing check on error. The caller may
+ *             free or recycle a/b/c from inside the call. */
 typedef struct {
     fr_t *a, *b, *c;
     const fr_t *w;
     const uint64_t *a_density, *b_density;
+    cuzk_release_cb release_abc;
 } groth16_assignment_t;
 
 /* A witness in compact form (cs/witness.h): the n_inputs input values (ONE first) and the
@@ -83,6 +91,10 @@ typedef struct {
     const fr_t *inputs;
     const cs_witness *aux;
 } groth16_compact_witness_t;
+
+/* free() asg->a, b, c and set them to NULL (for callers whose a/b/c are malloc'ed); a
+ * NULL asg or pointer is skipped. */
+void groth16_assignment_free_abc(groth16_assignment_t *asg);
 
 /* Opaque state between prove_start and prove_finish: holds A, the partial C, r, s and the
  * B-dense witness scalars (32 bytes each) for the B_G2 MSM. */
@@ -93,13 +105,14 @@ typedef struct groth16_pending groth16_pending_t;
 cuzk_status groth16_random_rs(fr_t *r, fr_t *s, cuzk_error *err);
 
 /* prove_start: the H computation (NTTs) and the A, B_G1, L, H MSMs of one proof, using
- * `threads` threads (>= 1). Frees asg->a/b/c as soon as H is computed (before the MSMs) and
- * always before returning. On success *out is a new pending handle owned by the caller
- * (finish or free it). `params` must stay alive until the pending is finished/freed.
+ * `threads` threads (>= 1) (bellperson src/groth16/prover.rs, create_proof_batch_priority
+ * up to the B_G2 MSM). Overwrites asg->a/b/c (scratch) and calls asg->release_abc once they
+ * are done with (see groth16_assignment_t); never frees them. On success *out is a new
+ * pending handle owned by the caller (finish or free it). `params` must stay alive until the pending is finished/freed.
  * Errors: CUZK_E_INVALID_ARG (NULL pointers, delta at infinity, density popcounts that do
  * not match params), CUZK_E_NOMEM, and any error of poly_h_compute / msm_*.
  * Thread-safety: concurrent calls on distinct assignments are safe. */
-cuzk_status groth16_prove_start(const groth16_params_t *params, groth16_assignment_t *asg, const fr_t *r,
+cuzk_status groth16_prove_start(const groth16_params_t *params, const groth16_assignment_t *asg, const fr_t *r,
                                 const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err);
 
 /* prove_start with the witness in compact form (asg->w is ignored): the MSMs read its
@@ -109,7 +122,7 @@ cuzk_status groth16_prove_start(const groth16_params_t *params, groth16_assignme
  * The proof is the same as groth16_prove_start's on the expanded witness for the same r, s.
  * Errors as groth16_prove_start, and CUZK_E_INVALID_ARG for an aux vector whose length is
  * not n_aux. */
-cuzk_status groth16_prove_start_compact(const groth16_params_t *params, groth16_assignment_t *asg,
+cuzk_status groth16_prove_start_compact(const groth16_params_t *params, const groth16_assignment_t *asg,
                                         const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s,
                                         unsigned threads, groth16_pending_t **out, cuzk_error *err);
 
@@ -124,8 +137,9 @@ void groth16_pending_free(groth16_pending_t *pending);
 /* Bytes a pending handle holds (for memory accounting). */
 size_t groth16_pending_bytes(const groth16_pending_t *pending);
 
-/* start then finish with r, s from groth16_random_rs. */
-cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,
+/* start then finish with r, s from groth16_random_rs (asg->release_abc is called once, also
+ * when drawing r, s fails). */
+cuzk_status groth16_prove(const groth16_params_t *params, const groth16_assignment_t *asg, unsigned threads,
                           groth16_proof_t *proof, cuzk_error *err);
 
 /* A verifying key prepared for repeated verification: the Miller-loop value of the constant

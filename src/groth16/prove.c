@@ -124,12 +124,21 @@ static size_t popcount_bits(const uint64_t *bits, size_t n)
     return c;
 }
 
-static void free_abc(groth16_assignment_t *asg)
+void groth16_assignment_free_abc(groth16_assignment_t *asg)
 {
+    if (!asg)
+        return;
     free(asg->a);
     free(asg->b);
     free(asg->c);
     asg->a = asg->b = asg->c = NULL;
+}
+
+/* a/b/c are done with: tell the caller (groth16_assignment_t.release_abc). */
+static void done_abc(const groth16_assignment_t *asg)
+{
+    if (asg)
+        cuzk_release_cb_call(&asg->release_abc);
 }
 
 /* out = sum over variables (density-filtered when bits != NULL) of w_i * bases, with the
@@ -181,29 +190,25 @@ static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assign
     return CUZK_OK;
 }
 
-static cuzk_status prove_start(const groth16_params_t *pp, groth16_assignment_t *asg,
+static cuzk_status prove_start(const groth16_params_t *pp, const groth16_assignment_t *asg,
                                const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s, unsigned threads,
                                groth16_pending_t **out, cuzk_error *err)
 {
     if (!pp || !asg || !r || !s || !out || !asg->a || !asg->b || !asg->c || (!cw && !asg->w) ||
         (cw && (!cw->inputs || !cw->aux)) || threads == 0) {
-        if (asg)
-            free_abc(asg);
+        done_abc(asg);
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_start: NULL argument or zero threads");
     }
     cuzk_status st = check_inputs(pp, asg, cw, err);
     if (st) {
-        free_abc(asg);
+        done_abc(asg);
         return st;
     }
 
-    /* H from a, b, c; b and c are scratch and can go at once. */
+    /* H from a, b, c in place (b and c are scratch) */
     st = poly_h_compute(asg->a, asg->b, asg->c, pp->log2_m, pp->h_form, threads, err);
-    free(asg->b);
-    free(asg->c);
-    asg->b = asg->c = NULL;
     if (st) {
-        free_abc(asg);
+        done_abc(asg);
         return st;
     }
     uint64_t *hs = (uint64_t *)asg->a; /* canonical limbs in place: same 32-byte stride */
@@ -212,7 +217,7 @@ static cuzk_status prove_start(const groth16_params_t *pp, groth16_assignment_t 
     g1_jac_t h_sum;
     msm_opts_t opts = {.threads = threads};
     st = msm_g1(&h_sum, pp->h, hs, pp->n_h, &opts, err);
-    free_abc(asg);
+    done_abc(asg);
     if (st)
         return st;
 
@@ -282,19 +287,18 @@ static cuzk_status prove_start(const groth16_params_t *pp, groth16_assignment_t 
     return CUZK_OK;
 }
 
-cuzk_status groth16_prove_start(const groth16_params_t *pp, groth16_assignment_t *asg, const fr_t *r,
+cuzk_status groth16_prove_start(const groth16_params_t *pp, const groth16_assignment_t *asg, const fr_t *r,
                                 const fr_t *s, unsigned threads, groth16_pending_t **out, cuzk_error *err)
 {
     return prove_start(pp, asg, NULL, r, s, threads, out, err);
 }
 
-cuzk_status groth16_prove_start_compact(const groth16_params_t *pp, groth16_assignment_t *asg,
+cuzk_status groth16_prove_start_compact(const groth16_params_t *pp, const groth16_assignment_t *asg,
                                         const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s,
                                         unsigned threads, groth16_pending_t **out, cuzk_error *err)
 {
     if (!cw) {
-        if (asg)
-            free_abc(asg);
+        done_abc(asg);
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_prove_start_compact: no witness");
     }
     return prove_start(pp, asg, cw, r, s, threads, out, err);
@@ -349,15 +353,14 @@ size_t groth16_pending_bytes(const groth16_pending_t *p)
     return sizeof *p + p->n_b * 4 * sizeof(uint64_t);
 }
 
-cuzk_status groth16_prove(const groth16_params_t *params, groth16_assignment_t *asg, unsigned threads,
+cuzk_status groth16_prove(const groth16_params_t *params, const groth16_assignment_t *asg, unsigned threads,
                           groth16_proof_t *proof, cuzk_error *err)
 {
     fr_t r, s;
     groth16_pending_t *p = NULL;
     cuzk_status st = groth16_random_rs(&r, &s, err);
     if (st) {
-        if (asg)
-            free_abc(asg);
+        done_abc(asg);
         return st;
     }
     st = groth16_prove_start(params, asg, &r, &s, threads, &p, err);

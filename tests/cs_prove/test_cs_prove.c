@@ -107,8 +107,8 @@ static void run(const circuit *c, int hint_kind)
         CHECK(pk.n_a == as.a_count && pk.n_b == as.b_count, "%s: setup density %zu/%zu vs %llu/%llu", c->name,
               pk.n_a, pk.n_b, (unsigned long long)as.a_count, (unsigned long long)as.b_count);
         CHECK(!memcmp(ad, as.a_density, (nv / 64 + 1) * 8) || nv % 64 == 0, "a density = setup's");
-        groth16_assignment_t g = {as.a, as.b, as.c, as.w, as.a_density, as.b_density};
-        as.a = as.b = as.c = NULL; /* moved to the prover */
+        groth16_assignment_t g = {.a = as.a, .b = as.b, .c = as.c, .w = as.w, .a_density = as.a_density,
+                                  .b_density = as.b_density};
         groth16_proof_t proof;
         CHECK(groth16_prove(&pk, &g, 2, &proof, &err) == CUZK_OK, "prove: %s", err.msg);
         groth16_pvk_t pvk;

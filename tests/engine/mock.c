@@ -56,6 +56,7 @@ void mock_init(mock_ctx *m)
     atomic_init(&m->synth_log_n, 0);
     atomic_init(&m->hold_synth, false);
     atomic_init(&m->hold_prove, false);
+    atomic_init(&m->release_early, false);
 }
 
 void mock_destroy(mock_ctx *m)
@@ -89,7 +90,7 @@ void mock_proof(uint64_t tag, uint32_t partition, uint8_t out[CUZK_PROOF_BYTES])
 mock_stats mock_stats_get(mock_ctx *m)
 {
     pthread_mutex_lock(&m->mu);
-    mock_stats s = {m->live_assignments, m->live_pending, m->live_bytes, m->synth_cancelled, {0}};
+    mock_stats s = {m->live_assignments, m->live_pending, m->live_bytes, m->synth_cancelled, {0}, m->abc_releases};
     memcpy(s.device_active, m->device_active, sizeof s.device_active);
     pthread_mutex_unlock(&m->mu);
     return s;
@@ -191,6 +192,7 @@ static void k_release_abc(void *ctx, void *assignment)
     free(a->abc);
     a->abc = NULL;
     pthread_mutex_lock(&m->mu);
+    m->abc_releases++;
     m->live_abc--;
     pthread_mutex_unlock(&m->mu);
     live_bytes_add(m, -(int64_t)m->abc_bytes);
@@ -245,8 +247,8 @@ static cuzk_status b_caps(void *ctx, cuzk_backend_caps *out, cuzk_error *err)
     return CUZK_OK;
 }
 
-static cuzk_status b_start(void *ctx, uint32_t device, const void *params, const void *assignment, void **pending,
-                           cuzk_error *err)
+static cuzk_status b_start(void *ctx, uint32_t device, const void *params, const void *assignment,
+                           const cuzk_release_cb *rel, void **pending, cuzk_error *err)
 {
     mock_ctx *m = ctx;
     const mock_assignment *a = assignment;
@@ -267,6 +269,11 @@ static cuzk_status b_start(void *ctx, uint32_t device, const void *params, const
     if (active > (int64_t)m->workers_per_device)
         violation(m, "%lld concurrent prove_start on device %u (gpu_workers_per_device %u)", (long long)active,
                   device, m->workers_per_device);
+    if (atomic_load(&m->release_early)) {
+        cuzk_release_cb_call(rel);
+        if (a->abc)
+            violation(m, "the engine's release callback left the a/b/c of partition %u held", a->partition);
+    }
     while (atomic_load(&m->hold_prove))
         mock_sleep_us(200);
     mock_sleep_us(m->prove_us);

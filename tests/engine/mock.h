@@ -5,7 +5,8 @@
  * proof is checkable and distinct. Delays make the prover slow and synthesis fast or the
  * reverse; gates (hold_synth, hold_prove) stop a stage until the test opens them. The
  * mock checks the engine's side of every contract as it runs (assignment
- * alive and a/b/c present in prove_start, a/b/c already freed but witness alive in
+ * alive and a/b/c present in prove_start, release_abc exactly once and at the backend's
+ * release callback when it calls it, a/b/c already freed but witness alive in
  * prove_finish, per-device concurrency <= gpu_workers_per_device, live working-set bytes
  * <= budget) and counts violations instead of asserting from engine threads.
  */
@@ -37,6 +38,9 @@ typedef struct {
      * prove_start (after counting the device as busy) wait, so a test can hold the pipeline
      * in a known state and wait for it as an event instead of relying on timing */
     _Atomic bool hold_synth, hold_prove;
+    /* prove_start calls the engine's release callback before the hold_prove gate, as a GPU
+     * backend does once a/b/c are uploaded (backend.h), and checks that it ran release_abc */
+    _Atomic bool release_early;
     uint64_t total_bytes, abc_bytes;        /* per-partition estimate */
     uint32_t num_devices, workers_per_device;
     uint64_t budget_bytes;                  /* live working set must stay <= this */
@@ -46,6 +50,7 @@ typedef struct {
     int64_t live_assignments, live_abc, live_pending, live_bytes, peak_live_bytes;
     int64_t device_active[MOCK_MAX_DEVICES], device_peak[MOCK_MAX_DEVICES];
     uint64_t synth_calls, synth_cancelled, prove_calls, finish_calls, verify_calls;
+    uint64_t abc_releases; /* release_abc calls (a second one on the same assignment is a violation) */
     uint64_t violations;
     char first_violation[256];
     _Atomic uint64_t synth_by_tag[MOCK_MAX_TAGS]; /* synthesize calls per tag (mod MOCK_MAX_TAGS) */
@@ -71,6 +76,7 @@ typedef struct {
     int64_t live_assignments, live_pending, live_bytes;
     uint64_t synth_cancelled;
     int64_t device_active[MOCK_MAX_DEVICES]; /* prove_start calls running now, per device */
+    uint64_t abc_releases;
 } mock_stats;
 mock_stats mock_stats_get(mock_ctx *m);
 /* Synthesis calls made for jobs with this tag (thread-safe). */

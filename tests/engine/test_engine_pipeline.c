@@ -342,6 +342,74 @@ static void test_memory_bound(void)
     mock_destroy(&h.mock);
 }
 
+/* Partition 0 inside prove_start (held) and partition 1 synthesized into the channel. */
+static bool proving_one_queued_one(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)h;
+    (void)ctx;
+    return v[CUZK_CTR_PROVING].current == 1 && v[CUZK_CTR_QUEUED].current == 1;
+}
+
+/* Partition 0 inside prove_start (held), nothing else reserved or synthesizing. */
+static bool proving_one(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)h;
+    (void)ctx;
+    return v[CUZK_CTR_PROVING].current == 1 && v[CUZK_CTR_MEMORY_USED_BYTES].current == 1000 &&
+           v[CUZK_CTR_SYNTHESIZING].current == 0;
+}
+
+/* backend.h's a/b/c rule: a backend that calls the release callback inside prove_start
+ * (a GPU backend once a/b/c are uploaded) gets release_abc run at that moment, exactly
+ * once, and the a/b/c share leaves PROVING_BYTES and the budget then, while prove_start
+ * still blocks: the next partition's reservation fits only because of it (budget 1500,
+ * partitions of 1000 with 600 of a/b/c). Without the early call the engine releases after
+ * prove_start returns, also exactly once. */
+static void test_early_abc_release(void)
+{
+    for (int early = 1; early >= 0; early--) {
+        const char *name = early ? "early a/b/c release" : "a/b/c release after prove_start";
+        harness h;
+        mock_init(&h.mock);
+        h.mock.total_bytes = 1000;
+        h.mock.abc_bytes = 600;
+        atomic_store(&h.mock.release_early, early != 0);
+        harness_start(&h,
+                      (eng_params){.pw = 2, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 1500});
+        cuzk_counter_value v[CUZK_COUNTER_COUNT];
+        atomic_store(&h.mock.hold_prove, true);
+        batch b = batch_submit(&h, 1, 2);
+        if (early) {
+            CHECK(wait_state(&h, proving_one_queued_one, NULL, v),
+                  "%s: partition 1 never reserved while partition 0 blocks in prove_start: proving %lld, queued "
+                  "%lld, memory used %lld",
+                  name, (long long)v[CUZK_CTR_PROVING].current, (long long)v[CUZK_CTR_QUEUED].current,
+                  (long long)v[CUZK_CTR_MEMORY_USED_BYTES].current);
+            CHECK(v[CUZK_CTR_PROVING_BYTES].current == 400 && v[CUZK_CTR_MEMORY_USED_BYTES].current == 1400 &&
+                      mock_stats_get(&h.mock).abc_releases == 1,
+                  "%s: while blocked: proving_bytes %lld (want 400), memory used %lld (want 1400), releases %llu "
+                  "(want 1)",
+                  name, (long long)v[CUZK_CTR_PROVING_BYTES].current, (long long)v[CUZK_CTR_MEMORY_USED_BYTES].current,
+                  (unsigned long long)mock_stats_get(&h.mock).abc_releases);
+        } else {
+            CHECK(wait_state(&h, proving_one, NULL, v), "%s: partition 0 never blocked in prove_start alone", name);
+            CHECK(v[CUZK_CTR_PROVING_BYTES].current == 1000 && mock_stats_get(&h.mock).abc_releases == 0,
+                  "%s: while blocked: proving_bytes %lld (want 1000), releases %llu (want 0)", name,
+                  (long long)v[CUZK_CTR_PROVING_BYTES].current,
+                  (unsigned long long)mock_stats_get(&h.mock).abc_releases);
+        }
+        atomic_store(&h.mock.hold_prove, false);
+        batch_collect(&h, name, &b, v);
+        CHECK(mock_stats_get(&h.mock).abc_releases == 2, "%s: release_abc ran %llu times for 2 partitions", name,
+              (unsigned long long)mock_stats_get(&h.mock).abc_releases);
+        CHECK(v[CUZK_CTR_PROVING_BYTES].peak == 1000 && v[CUZK_CTR_PENDING_FINISH_BYTES].peak >= 400,
+              "%s: proving_bytes peak %lld (want 1000), pending_finish_bytes peak %lld", name,
+              (long long)v[CUZK_CTR_PROVING_BYTES].peak, (long long)v[CUZK_CTR_PENDING_FINISH_BYTES].peak);
+        harness_finish(&h, name);
+        mock_destroy(&h.mock);
+    }
+}
+
 static void test_never_fits(void)
 {
     harness h;
@@ -972,6 +1040,7 @@ int main(void)
     test_fast_prover_slow_synthesis();
     test_idle_workers_wake();
     test_memory_bound();
+    test_early_abc_release();
     test_never_fits();
     test_cancel_queued();
     test_cancel_running();

@@ -20,6 +20,8 @@ typedef struct {
 
 static void set_fr(fr_t *r, uint64_t v) { fr_from_u64(r, v); }
 
+static void count_release(void *ctx) { ++*(int *)ctx; }
+
 /* rows: list of (row, col, value) */
 static void build(mat3 *m, const int (*e)[3], int n)
 {
@@ -80,8 +82,8 @@ static void run_form(poly_h_form form, const char *name)
 
     for (int round = 0; round < 2; round++) {
         size_t m = (size_t)1 << pk.log2_m;
-        groth16_assignment_t asg = {calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), w,
-                                    ad, bd};
+        groth16_assignment_t asg = {.a = calloc(m, sizeof(fr_t)), .b = calloc(m, sizeof(fr_t)),
+                                    .c = calloc(m, sizeof(fr_t)), .w = w, .a_density = ad, .b_density = bd};
         eval_rows(asg.a, &a, w, 3);
         eval_rows(asg.b, &B.m, w, 3);
         eval_rows(asg.c, &C.m, w, 3);
@@ -93,11 +95,22 @@ static void run_form(poly_h_form form, const char *name)
             fr_t r, s;
             groth16_pending_t *p = NULL;
             set_fr(&r, 0), set_fr(&s, 0); /* zero randomness is allowed, just not hiding */
+            /* the release callback runs exactly once inside prove_start; a/b/c stay ours */
+            int released = 0;
+            asg.release_abc = (cuzk_release_cb){count_release, &released};
+            fr_t *a0 = asg.a;
             st = groth16_prove_start(&pk, &asg, &r, &s, 1, &p, &err);
-            CHECK(asg.a == NULL && asg.b == NULL && asg.c == NULL, "%s: prove_start must free a/b/c", name);
+            CHECK(released == 1 && asg.a == a0, "%s: prove_start released a/b/c %d times (want 1), a moved", name,
+                  released);
             if (!st)
                 st = groth16_prove_finish(p, 1, &proof, &err);
+            /* on an error path too: exactly once */
+            released = 0;
+            groth16_pending_t *q = NULL;
+            CHECK(groth16_prove_start(&pk, &asg, &r, &s, 0, &q, &err) == CUZK_E_INVALID_ARG && !q && released == 1,
+                  "%s: rejected prove_start released a/b/c %d times (want 1)", name, released);
         }
+        groth16_assignment_free_abc(&asg);
         CHECK(st == CUZK_OK, "%s round %d: prove failed: %s", name, round, err.msg);
         fr_t pub = w[OUT];
         st = groth16_verify(&pvk, &pub, 1, &proof, &err);
@@ -130,14 +143,15 @@ static void run_form(poly_h_form form, const char *name)
         fr_t wbad[NV];
         memcpy(wbad, w, sizeof w);
         set_fr(&wbad[Y2], 28);
-        groth16_assignment_t asg = {calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)),
-                                    wbad, ad, bd};
+        groth16_assignment_t asg = {.a = calloc(m, sizeof(fr_t)), .b = calloc(m, sizeof(fr_t)),
+                                    .c = calloc(m, sizeof(fr_t)), .w = wbad, .a_density = ad, .b_density = bd};
         eval_rows(asg.a, &a, wbad, 3);
         eval_rows(asg.b, &B.m, wbad, 3);
         eval_rows(asg.c, &C.m, wbad, 3);
         asg.a[3] = wbad[ONE], asg.a[4] = wbad[OUT];
         groth16_proof_t proof;
         st = groth16_prove(&pk, &asg, 2, &proof, &err);
+        groth16_assignment_free_abc(&asg);
         fr_t pub = wbad[OUT];
         CHECK(st == CUZK_OK && groth16_verify(&pvk, &pub, 1, &proof, &err) == CUZK_E_VERIFY_FAILED,
               "%s: proof of an unsatisfied witness verified", name);

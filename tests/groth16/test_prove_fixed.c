@@ -247,7 +247,7 @@ static void run_form(poly_h_form form, const char *name)
     naive_proof(&want, &pk, w, ad, bd, ref.a, &r, &s);
     uint8_t want_bytes[GROTH16_PROOF_BYTES];
     groth16_proof_to_bytes(want_bytes, &want);
-    free(ref.a), free(ref.b), free(ref.c);
+    groth16_assignment_free_abc(&ref);
 
     groth16_pvk_t pvk;
     groth16_prepare_vk(&pvk, &pk.vk);
@@ -265,6 +265,7 @@ static void run_form(poly_h_form form, const char *name)
         groth16_pending_t *p = NULL;
         groth16_proof_t proof;
         st = groth16_prove_start(&pk, &asg, &r, &s, threads, &p, &err);
+        groth16_assignment_free_abc(&asg);
         if (!st)
             st = groth16_prove_finish(p, threads, &proof, &err);
         CHECK(st == CUZK_OK, "%s %s threads=%u: prove failed: %s", name, cuzk_cpu_name(cpu), threads, err.msg);

@@ -114,15 +114,14 @@ static cuzk_status prove(const groth16_params_t *pk, const circuit *c, const uin
                          groth16_proof_t *proof, cuzk_error *err)
 {
     size_t m = (size_t)1 << pk->log2_m;
-    groth16_assignment_t asg = {calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), c->w, ad,
-                                bd};
+    groth16_assignment_t asg = {.a = calloc(m, sizeof(fr_t)), .b = calloc(m, sizeof(fr_t)),
+                                .c = calloc(m, sizeof(fr_t)), .w = c->w, .a_density = ad, .b_density = bd};
     cuzk_status st = cs_spmv_abc(asg.a, asg.b, asg.c, &c->mats.a, &c->mats.b, &c->mats.c, c->w,
                                  c->n_in + c->n_aux, 2, err);
-    if (st) {
-        free(asg.a), free(asg.b), free(asg.c);
-        return st;
-    }
-    return groth16_prove(pk, &asg, 2, proof, err);
+    if (!st)
+        st = groth16_prove(pk, &asg, 2, proof, err);
+    groth16_assignment_free_abc(&asg);
+    return st;
 }
 
 static bool same_params(const groth16_params_t *x, const groth16_params_t *y)

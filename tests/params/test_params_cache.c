@@ -46,7 +46,8 @@ static void proof_bytes(const groth16_params_t *pk, const cs_matrices *mx, const
                         const uint64_t *ad, const uint64_t *bd, uint8_t out[192])
 {
     size_t m = (size_t)1 << pk->log2_m;
-    groth16_assignment_t g = {calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), calloc(m, sizeof(fr_t)), w, ad, bd};
+    groth16_assignment_t g = {.a = calloc(m, sizeof(fr_t)), .b = calloc(m, sizeof(fr_t)),
+                              .c = calloc(m, sizeof(fr_t)), .w = w, .a_density = ad, .b_density = bd};
     cs_spmv_abc(g.a, g.b, g.c, &mx->a, &mx->b, &mx->c, w, nv, 1, NULL);
     fr_t r, s;
     fr_from_u64(&r, 12345), fr_from_u64(&s, 67890);
@@ -56,6 +57,7 @@ static void proof_bytes(const groth16_params_t *pk, const cs_matrices *mx, const
     CHECK(groth16_prove_start(pk, &g, &r, &s, 2, &pend, &err) == CUZK_OK &&
               groth16_prove_finish(pend, 2, &proof, &err) == CUZK_OK,
           "prove: %s", err.msg);
+    groth16_assignment_free_abc(&g);
     groth16_proof_to_bytes(out, &proof);
 }
 

@@ -327,9 +327,9 @@ static void test_proof(void)
         cs_assignment *as = k ? &compact : &plain;
         if (!prove_mode(c, NULL, k ? CS_COMPACT_AUX : 0, m, as))
             continue;
-        groth16_assignment_t g = {as->a, as->b, as->c, as->w, as->a_density, as->b_density};
+        groth16_assignment_t g = {.a = as->a, .b = as->b, .c = as->c, .w = as->w, .a_density = as->a_density,
+                                  .b_density = as->b_density};
         groth16_compact_witness_t cw = {as->inputs, &as->aux};
-        as->a = as->b = as->c = NULL;
         groth16_pending_t *p = NULL;
         groth16_proof_t proof;
         ok = (k ? groth16_prove_start_compact(&pk, &g, &cw, &r, &s, 2, &p, &err)

@@ -234,7 +234,7 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
             uint8_t proof[CUZK_PROOF_BYTES];
             cuzk_status st = c->kind->synthesize(c->kind->ctx, in, p, &cancel, &as, &err);
             if (!st)
-                st = be.prove_start(be.ctx, 0, c->params, as, &pending, &err);
+                st = be.prove_start(be.ctx, 0, c->params, as, NULL, &pending, &err);
             if (as)
                 c->kind->release_abc(c->kind->ctx, as);
             if (!st)

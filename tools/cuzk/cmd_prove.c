@@ -150,6 +150,7 @@ int cmd_prove(int argc, char **argv)
         st = groth16_random_rs(&r, &s, &err);
         if (!st)
             st = groth16_prove_start(&pk, &asg, &r, &s, o.threads, &p, &err);
+        groth16_assignment_free_abc(&asg);
         t4 = cli_now_ms();
         if (!st)
             st = groth16_prove_finish(p, o.threads, &proof, &err);

@@ -24,10 +24,7 @@ void builtin_release_abc(void *ctx, void *assignment)
 {
     (void)ctx;
     builtin_assignment *as = assignment;
-    free(as->g.a);
-    free(as->g.b);
-    free(as->g.c);
-    as->g.a = as->g.b = as->g.c = NULL;
+    groth16_assignment_free_abc(&as->g);
 }
 
 void builtin_assignment_free(void *ctx, void *assignment)

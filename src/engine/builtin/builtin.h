@@ -2,9 +2,9 @@
  * layer: the CPU prover backend, two circuit kinds and the matching verify hook.
  *
  * Assignment layout shared by the kinds and the backend: builtin_assignment (below). The
- * kinds allocate it; the backend's prove_start hands its groth16_assignment_t to
- * groth16_prove_start, which frees a/b/c (the engine's release_abc then finds NULLs);
- * the witness stays until free_assignment.
+ * kinds allocate it and own it throughout; the backend's prove_start hands a copy of its
+ * groth16_assignment_t to groth16_prove_start with the engine's release callback, which
+ * runs builtin_release_abc once H is done; the witness stays until free_assignment.
  *
  * Kinds:
  *   "synthetic"  a built-in circuit of 2^k rows: constraints y_{i+1} = (y_i + i + 1) * y_i
@@ -30,12 +30,16 @@
 #include "groth16/zkey.h"
 
 typedef struct {
-    groth16_assignment_t g; /* a/b/c owned until prove_start; g.w points at w */
+    groth16_assignment_t g; /* a/b/c owned until builtin_release_abc; g.w points at w */
     fr_t *w;                /* owned witness: n_inputs + n_aux values */
     /* or a compact witness (g.w and w NULL; owned by whoever made the assignment): the
      * backend then proves with groth16_prove_start_compact */
     groth16_compact_witness_t compact;
 } builtin_assignment;
+
+/* kind.release_abc of builtin_assignment (also of layouts that begin with one): frees
+ * g.a, g.b, g.c and sets them to NULL. Idempotent. */
+void builtin_release_abc(void *ctx, void *assignment);
 
 /* ---- CPU backend ---- */
 

@@ -7,8 +7,7 @@
 /* A new assignment with a/b/c of m elements and a witness of nvars (contents undefined);
  * NULL when out of memory. */
 builtin_assignment *builtin_assignment_new(size_t m, size_t nvars);
-/* kind.release_abc / kind.free_assignment for builtin_assignment. */
-void builtin_release_abc(void *ctx, void *assignment);
+/* kind.free_assignment for builtin_assignment (release_abc: builtin.h). */
 void builtin_assignment_free(void *ctx, void *assignment);
 /* Working-set estimate of one partition (see builtin_synthetic_partition_bytes). */
 uint64_t builtin_partition_bytes(size_t m, size_t nvars, size_t n_b);

@@ -16,21 +16,23 @@ static unsigned threads_of(void *ctx)
     return (unsigned)(uintptr_t)ctx;
 }
 
-static cuzk_status start(void *ctx, uint32_t device, const void *params, const void *assignment, void **pending,
-                         cuzk_error *err)
+static cuzk_status start(void *ctx, uint32_t device, const void *params, const void *assignment,
+                         const cuzk_release_cb *rel, void **pending, cuzk_error *err)
 {
     (void)device;
     *pending = NULL;
-    /* groth16_prove_start takes the a/b/c buffers (frees them, NULLs the pointers); the
-     * engine's release_abc then has nothing left to free. */
-    builtin_assignment *as = (builtin_assignment *)assignment;
+    /* a/b/c stay the kind's (backend.h): groth16_prove_start overwrites them and reports
+     * them done with, after the H MSM, through the engine's callback */
+    const builtin_assignment *as = assignment;
+    groth16_assignment_t g = as->g;
+    g.release_abc = rel ? *rel : (cuzk_release_cb){0};
     fr_t r, s;
     cuzk_status st = groth16_random_rs(&r, &s, err);
     if (st)
         return st;
     groth16_pending_t *p = NULL;
-    st = as->compact.aux ? groth16_prove_start_compact(params, &as->g, &as->compact, &r, &s, threads_of(ctx), &p, err)
-                         : groth16_prove_start(params, &as->g, &r, &s, threads_of(ctx), &p, err);
+    st = as->compact.aux ? groth16_prove_start_compact(params, &g, &as->compact, &r, &s, threads_of(ctx), &p, err)
+                         : groth16_prove_start(params, &g, &r, &s, threads_of(ctx), &p, err);
     *pending = p;
     return st;
 }

@@ -45,22 +45,12 @@ typedef struct {
     uint64_t *a_density, *b_density;
 } fc_assignment;
 
-static void release_abc(void *ctx, void *assignment)
-{
-    (void)ctx;
-    fc_assignment *as = assignment;
-    free(as->base.g.a);
-    free(as->base.g.b);
-    free(as->base.g.c);
-    as->base.g.a = as->base.g.b = as->base.g.c = NULL;
-}
-
 static void free_assignment(void *ctx, void *assignment)
 {
     fc_assignment *as = assignment;
     if (!as)
         return;
-    release_abc(ctx, as);
+    builtin_release_abc(ctx, &as->base);
     free(as->inputs);
     cs_witness_free(&as->aux);
     free(as->a_density);
@@ -172,7 +162,8 @@ static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned fl
     fa->aux = as.aux;
     fa->a_density = as.a_density;
     fa->b_density = as.b_density;
-    fa->base.g = (groth16_assignment_t){as.a, as.b, as.c, NULL, as.a_density, as.b_density};
+    fa->base.g = (groth16_assignment_t){.a = as.a, .b = as.b, .c = as.c, .a_density = as.a_density,
+                                        .b_density = as.b_density};
     fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
     big_observe(j, fa->aux.n_big, fa->aux.n);
     return CUZK_OK;
@@ -245,7 +236,7 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
     fa->aux = aux;
     fa->a_density = ad;
     fa->b_density = bd;
-    fa->base.g = (groth16_assignment_t){v[0], v[1], v[2], NULL, ad, bd};
+    fa->base.g = (groth16_assignment_t){.a = v[0], .b = v[1], .c = v[2], .a_density = ad, .b_density = bd};
     fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
     big_observe(j, aux.n_big, aux.n);
     return CUZK_OK;
@@ -376,7 +367,8 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
         fc_job_free(j);
         return st;
     }
-    j->kind = (cuzk_circuit_kind){fc_job_type_name(j->type), NULL, estimate, synthesize, release_abc, free_assignment};
+    j->kind = (cuzk_circuit_kind){fc_job_type_name(j->type), NULL, estimate, synthesize, builtin_release_abc,
+                                  free_assignment};
     j->hook = (cuzk_verify_hook){NULL, verify_hook};
     *out = j;
     return CUZK_OK;
