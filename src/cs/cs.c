@@ -233,25 +233,32 @@ static bool lc_vars_valid(const cs_t *cs, const cs_lc *lc)
     return true;
 }
 
-static void check_row(cs_t *cs, const char *name, cs_lc *lc[3])
+/* Evaluate the row; it fails when a * b != c or when a known evaluation (ev, may be NULL)
+ * differs from the LC's. */
+static void check_row(cs_t *cs, const char *name, cs_lc *lc[3], const fr_t *ev)
 {
     cs_impl *im = cs->impl;
     if (im->failed)
         return;
-    fr_t a, b, c, ab;
-    eval_lc(im, lc[0], &a);
-    eval_lc(im, lc[1], &b);
-    eval_lc(im, lc[2], &c);
-    fr_mul(&ab, &a, &b);
-    if (fr_eq(&ab, &c))
+    fr_t v[3], ab;
+    for (int m = 0; m < 3; m++)
+        eval_lc(im, lc[m], &v[m]);
+    fr_mul(&ab, &v[0], &v[1]);
+    bool known_ok = !ev || (fr_eq(&ev[0], &v[0]) && fr_eq(&ev[1], &v[1]) && fr_eq(&ev[2], &v[2]));
+    if (fr_eq(&ab, &v[2]) && known_ok)
         return;
     im->failed = true;
     im->fail_index = cs->num_constraints;
-    snprintf(im->fail_name, sizeof im->fail_name, "%s%s%s", im->ns, im->ns[0] ? "/" : "",
-             name ? name : "(unnamed)");
+    snprintf(im->fail_name, sizeof im->fail_name, "%s%s%s%s", im->ns, im->ns[0] ? "/" : "",
+             name ? name : "(unnamed)", known_ok ? "" : " (a given evaluation differs from its LC's)");
 }
 
 void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
+{
+    cs_enforce_values(cs, name, a, b, c, NULL);
+}
+
+void cs_enforce_values(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c, const fr_t ev[3])
 {
     if (cs->status != CUZK_OK || cs->mode == CS_WITNESS)
         return;
@@ -282,7 +289,7 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
         return;
     }
     if (cs->mode == CS_PROVE) {
-        if (!cs_prove_row(cs, lc))
+        if (!cs_prove_row(cs, lc, ev))
             return; /* error recorded */
     } else if (cs->mode == CS_CHECK) {
         for (int m = 0; m < 3; m++) {
@@ -292,7 +299,7 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c)
                 return;
             }
         }
-        check_row(cs, name, lc);
+        check_row(cs, name, lc, ev);
     }
     cs->num_constraints++;
 }

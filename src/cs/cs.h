@@ -26,9 +26,13 @@
  * Linear combinations (cs_lc) are maps variable -> Fr coefficient. Adding a variable that is
  * already present sums the coefficients; a term whose coefficient is (or cancels to) zero is
  * absent: it counts neither for nnz nor for density, exactly as bellperson's prover skips
- * zero coefficients (facts §3.1). Terms are appended to a caller-provided buffer and merged
- * when the LC is used (sort by variable), so building an LC never mallocs unless it outgrows
- * that buffer (then it moves to the heap; cs_lc_release frees it).
+ * zero coefficients (facts §3.1). Terms live in a caller-provided buffer, so building an LC
+ * never mallocs unless it outgrows that buffer (then it moves to the heap; cs_lc_release
+ * frees it). An LC stays in normal form (variables ascending in the cs_var order, no repeat,
+ * no zero coefficient) while it is built in that order: a term for the last variable is
+ * merged into it, an LC in normal form added to another is merged with it, and coefficients
+ * 1 and -1 need no multiplication; only terms added out of order leave it to be sorted when
+ * it is used (cs_lc_normalize, which cs_enforce calls).
  *
  * Errors are sticky: a failing call (out of memory, missing value in a value mode) records
  * the first error in the cs and later calls become no-ops; check cs_status() after synthesis.
@@ -173,6 +177,14 @@ const fr_t *cs_value(const cs_t *cs, cs_var v);
 /* Append the constraint a * b = c. `name` (static string, may be NULL) is used only by the
  * check back end's message. The LCs are normalised in place (hence non-const). */
 void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c);
+
+/* cs_enforce for a gadget that already knows the row's evaluations ev[0] = a·w, ev[1] = b·w,
+ * ev[2] = c·w (ev may be NULL in the modes without values): CS_PROVE stores them instead of
+ * evaluating the LCs again (a long LC, such as a Poseidon state element, then costs no
+ * products); CS_CHECK evaluates the LCs as cs_enforce does and also reports the constraint
+ * as failed when a given value differs from its evaluation (a gadget bug); the other modes
+ * ignore ev. */
+void cs_enforce_values(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c, const fr_t ev[3]);
 
 /* Namespaces prefix constraint names in check-mode messages ("ns/sub/name"); no-ops in
  * the other modes. Pushes and pops must balance. */

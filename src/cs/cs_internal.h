@@ -62,8 +62,9 @@ bool cs_reserve_value(cs_t *cs, int kind, uint64_t need);
 /* Give inputs and aux arrays of their own when they share the witness buffer (before
  * handing them out separately); false when out of memory. */
 bool cs_unpack_values(cs_t *cs);
-/* CS_PROVE: evaluate and store row cs->num_constraints (LCs normalised). */
-bool cs_prove_row(cs_t *cs, cs_lc *lc[3]);
+/* CS_PROVE: store row cs->num_constraints: the evaluations `ev` when given, else those of
+ * the LCs (normalised). */
+bool cs_prove_row(cs_t *cs, cs_lc *lc[3], const fr_t *ev);
 
 /* Compact recording (pce_record.c): store row cs->num_constraints; free the state. */
 bool cs_pce_record_row(cs_t *cs, cs_lc *lc[3]);

@@ -81,15 +81,33 @@ static bool lc_grow(cs_lc *lc, uint32_t need)
     return true;
 }
 
+static inline bool coeff_zero(const fr_t *a) { return !(a->l[0] | a->l[1] | a->l[2] | a->l[3]); }
+static inline bool coeff_eq(const fr_t *a, const fr_t *b)
+{
+    return !((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3]));
+}
+
 void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff)
 {
+    if (coeff_zero(coeff))
+        return; /* an absent term */
+    if (lc->n && lc->t[lc->n - 1].var >= v) {
+        cs_term *last = &lc->t[lc->n - 1];
+        if (lc->normal && last->var == v) {
+            /* merged into the last term: the LC stays in normal form */
+            fr_add(&last->coeff, &last->coeff, coeff);
+            if (coeff_zero(&last->coeff))
+                lc->n--;
+            return;
+        }
+        lc->normal = false;
+    }
     if (lc->n == lc->cap && !lc_grow(lc, lc->n + 1))
         return;
     cs_term *t = &lc->t[lc->n++];
     t->var = v;
     t->_pad = 0;
     t->coeff = *coeff;
-    lc->normal = false;
 }
 
 void cs_lc_add_var(cs_lc *lc, cs_var v)
@@ -102,33 +120,85 @@ void cs_lc_sub_var(cs_lc *lc, cs_var v)
     cs_lc_add(lc, v, cs_neg_one());
 }
 
+/* How a term's coefficient is scaled: copied (scale 1), negated (scale -1) or multiplied. */
+typedef enum { SCALE_ONE, SCALE_NEG, SCALE_MUL } scale_kind;
+
+static inline void scaled(fr_t *out, const fr_t *coeff, const fr_t *scale, scale_kind k)
+{
+    if (k == SCALE_ONE)
+        *out = *coeff;
+    else if (k == SCALE_NEG)
+        fr_neg(out, coeff);
+    else
+        fr_mul(out, coeff, scale);
+}
+
+/* lc += scale * src for two LCs in normal form, merged from the back in place (lc has room
+ * for lc->n + src->n terms): the result is in normal form. */
+static void merge_normal(cs_lc *lc, const cs_lc *src, const fr_t *scale, scale_kind kind)
+{
+    cs_term *t = lc->t;
+    const cs_term *s = src->t;
+    int64_t i = (int64_t)lc->n - 1, j = (int64_t)src->n - 1, k = (int64_t)lc->n + src->n - 1;
+    /* k - i > j while j >= 0, so writing t[k] never overwrites an unread t[0..i] */
+    while (j >= 0) {
+        if (i >= 0 && t[i].var > s[j].var) {
+            t[k--] = t[i--];
+        } else if (i >= 0 && t[i].var == s[j].var) {
+            fr_t x;
+            scaled(&x, &s[j].coeff, scale, kind);
+            fr_add(&x, &x, &t[i].coeff);
+            if (!coeff_zero(&x)) {
+                t[k].var = t[i].var;
+                t[k]._pad = 0;
+                t[k--].coeff = x;
+            }
+            i--;
+            j--;
+        } else {
+            t[k].var = s[j].var;
+            t[k]._pad = 0;
+            scaled(&t[k--].coeff, &s[j].coeff, scale, kind);
+            j--;
+        }
+    }
+    uint32_t tail = (uint32_t)((int64_t)lc->n + src->n - 1 - k);
+    if (k > i)
+        memmove(&t[i + 1], &t[k + 1], (size_t)tail * sizeof *t);
+    lc->n = (uint32_t)(i + 1) + tail;
+}
+
 void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale)
 {
     if (src->failed) {
         lc->failed = true;
         return;
     }
-    if (src->n == 0)
+    if (src->n == 0 || (scale && coeff_zero(scale)))
         return;
     if (lc->n + src->n > lc->cap && !lc_grow(lc, lc->n + src->n))
         return;
+    scale_kind kind = !scale || coeff_eq(scale, &FR_ONE) ? SCALE_ONE
+                      : coeff_eq(scale, cs_neg_one())    ? SCALE_NEG
+                                                         : SCALE_MUL;
+    if (lc->normal && src->normal && lc->n && lc->t[lc->n - 1].var >= src->t[0].var) {
+        merge_normal(lc, src, scale, kind);
+        return;
+    }
+    /* appended: still in normal form when both were and src's variables come after lc's */
+    lc->normal = lc->normal && src->normal;
     for (uint32_t i = 0; i < src->n; i++) {
         cs_term *t = &lc->t[lc->n++];
         t->var = src->t[i].var;
         t->_pad = 0;
-        if (scale)
-            fr_mul(&t->coeff, &src->t[i].coeff, scale);
-        else
-            t->coeff = src->t[i].coeff;
+        scaled(&t->coeff, &src->t[i].coeff, scale, kind);
     }
-    lc->normal = false;
 }
 
 void cs_lc_copy(cs_lc *lc, const cs_lc *src)
 {
     cs_lc_clear(lc);
     cs_lc_add_lc(lc, src, NULL);
-    lc->normal = src->normal;
 }
 
 static int term_cmp(const void *x, const void *y)

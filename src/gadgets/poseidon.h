@@ -20,6 +20,15 @@ typedef struct {
     fr_t *pre_sparse; /* t*t, row-major */
     fr_t *w_hat;      /* rp rows of t: column 0 of sparse matrix i (in use order) */
     fr_t *v_rest;     /* rp rows of t - 1: row 0 of sparse matrix i without entry 0 */
+    /* The legacy circuit's partial rounds as fixed linear combinations. Entering them, the
+     * state is t allocated variables y_0..y_{t-1} (the last S-boxes of the first half);
+     * partial round r allocates x_r (its S-box output). Over the basis [y_0..y_{t-1},
+     * x_0, x_1, ...], the coefficients are constants of the arity:
+     *   partial_lc   row r (t + r entries, rows back to back): state element 0 entering
+     *                partial round r (pre_sparse applied to y, then r sparse rounds);
+     *   partial_out  t rows of t + rp entries: the state after the last sparse round.
+     * A zero entry is a variable absent from the LC. */
+    fr_t *partial_lc, *partial_out;
 } poseidon_constants;
 
 /* Constants for `arity` (computed once). Errors: CUZK_E_UNSUPPORTED for other arities,

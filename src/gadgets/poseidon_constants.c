@@ -155,6 +155,45 @@ static void mat_vec(fr_t *out, const fr_t *m, const fr_t *v, unsigned n)
     }
 }
 
+/* partial_lc and partial_out (poseidon.h): the circuit's partial rounds on symbolic
+ * variables, each state element a dense coefficient vector over [y, x_0, x_1, ...] (neptune
+ * circuit.rs product_sparse: element 0 becomes sum_i w_hat_i * state_i, element j > 0 becomes
+ * state_j + v_rest_{j-1} * state_0, after state_0 went through the S-box as the new x). */
+static bool partial_lcs(poseidon_constants *pc)
+{
+    unsigned t = pc->t, rp = pc->rp, w = t + rp;
+    pc->partial_lc = malloc(((size_t)rp * t + (size_t)rp * (rp - 1) / 2) * sizeof(fr_t));
+    pc->partial_out = calloc((size_t)t * w, sizeof(fr_t));
+    fr_t *o0 = malloc(w * sizeof(fr_t));
+    bool ok = pc->partial_lc && pc->partial_out && o0;
+    if (ok) {
+        fr_t *d = pc->partial_out, *row = pc->partial_lc; /* d[j * w + k]: element j, basis k */
+        for (unsigned j = 0; j < t; j++)
+            for (unsigned k = 0; k < t; k++)
+                d[j * w + k] = pc->pre_sparse[k * t + j];
+        for (unsigned r = 0; r < rp; r++) {
+            unsigned n = t + r; /* basis in use before x_r */
+            memcpy(row, d, n * sizeof(fr_t));
+            row += n;
+            const fr_t *wh = pc->w_hat + (size_t)r * t, *vr = pc->v_rest + (size_t)r * (t - 1);
+            for (unsigned k = 0; k < w; k++)
+                o0[k] = FR_ZERO;
+            for (unsigned i = 1; i < t; i++)
+                for (unsigned k = 0; k < n; k++) {
+                    fr_t x;
+                    fr_mul(&x, &wh[i], &d[i * w + k]);
+                    fr_add(&o0[k], &o0[k], &x);
+                }
+            o0[n] = wh[0]; /* state_0 is x_r */
+            for (unsigned j = 1; j < t; j++)
+                d[j * w + n] = vr[j - 1];
+            memcpy(d, o0, w * sizeof(fr_t));
+        }
+    }
+    free(o0);
+    return ok;
+}
+
 static bool build(poseidon_constants *pc, unsigned arity, unsigned rp)
 {
     unsigned t = arity + 1, rf = 8, half = rf / 2, tt = t * t;
@@ -241,6 +280,7 @@ static bool build(poseidon_constants *pc, unsigned arity, unsigned rp)
         mat_mul(cur, pc->m, mp, t);
     }
     memcpy(pc->pre_sparse, cur, tt * sizeof(fr_t));
+    ok = partial_lcs(pc);
 out:
     free(work);
     free(vec);
@@ -263,6 +303,7 @@ cuzk_status poseidon_get_constants(unsigned arity, const poseidon_constants **ou
             poseidon_constants *pc = &g_pc[i];
             free(pc->rc), free(pc->m), free(pc->minv), free(pc->compressed);
             free(pc->pre_sparse), free(pc->w_hat), free(pc->v_rest);
+            free(pc->partial_lc), free(pc->partial_out);
             memset(pc, 0, sizeof *pc);
             pthread_mutex_unlock(&g_lock);
             return cuzk_fail(err, CUZK_E_NOMEM, "poseidon: constants for arity %u", arity);
