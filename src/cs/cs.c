@@ -135,7 +135,7 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
         if (!(kind && im->compact))
             im->vals[kind][*count] = *value;
     }
-    if (cs->flags & CS_TRACK_DENSITY) {
+    if ((cs->flags & CS_TRACK_DENSITY) && (*count & 63) == 0) { /* a new bitmap word */
         int lo = kind ? D_A_AUX : D_B_IN, hi = kind ? D_B_AUX : D_B_IN;
         uint64_t words = *count / 64 + 1;
         for (int d = lo; d <= hi; d++) {

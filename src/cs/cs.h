@@ -85,11 +85,25 @@ void cs_lc_init(cs_lc *lc, cs_term *buf, uint32_t cap);
 void cs_lc_release(cs_lc *lc);
 /* Remove all terms, keeping the storage. */
 void cs_lc_clear(cs_lc *lc);
-/* lc += coeff * v. */
-void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff);
+/* lc += coeff * v (cs_lc_add_slow: the general case, out of line). */
+void cs_lc_add_slow(cs_lc *lc, cs_var v, const fr_t *coeff);
+static inline void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff)
+{
+    /* the common case inline: a non-zero term after the last one, with room */
+    if (lc->n < lc->cap && (lc->n == 0 || lc->t[lc->n - 1].var < v) &&
+        (coeff->l[0] | coeff->l[1] | coeff->l[2] | coeff->l[3])) {
+        cs_term *t = &lc->t[lc->n++];
+        t->var = v;
+        t->_pad = 0;
+        t->coeff = *coeff;
+        return;
+    }
+    cs_lc_add_slow(lc, v, coeff);
+}
 /* lc += v (coefficient 1) / lc -= v (coefficient -1). */
-void cs_lc_add_var(cs_lc *lc, cs_var v);
-void cs_lc_sub_var(cs_lc *lc, cs_var v);
+const fr_t *cs_neg_one(void);
+static inline void cs_lc_add_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, &FR_ONE); }
+static inline void cs_lc_sub_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, cs_neg_one()); }
 /* lc += scale * src (scale NULL means 1). src is not modified. */
 void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale);
 /* Copy src into lc (lc's previous terms are dropped). */
@@ -99,8 +113,10 @@ void cs_lc_normalize(cs_lc *lc);
 
 /* 2^k as an Fr coefficient, k < 256. */
 const fr_t *cs_pow2(unsigned k);
-/* -1 in Fr. */
-const fr_t *cs_neg_one(void);
+/* -1 in Fr (declared above). Small integers v, |v| <= CS_SMALL_INT_MAX, in Fr (0 for others):
+ * the known evaluations of bit expressions (cs_enforce_values). Thread-safe. */
+#define CS_SMALL_INT_MAX 4
+const fr_t *cs_small_int(int v);
 
 typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK, CS_PROVE } cs_mode;
 

@@ -7,6 +7,7 @@
 
 static fr_t g_pow2[256];
 static fr_t g_neg_one;
+static fr_t g_small[2 * CS_SMALL_INT_MAX + 1]; /* -MAX .. MAX */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void coeff_init(void)
@@ -15,6 +16,20 @@ static void coeff_init(void)
     for (unsigned k = 1; k < 256; k++)
         fr_dbl(&g_pow2[k], &g_pow2[k - 1]);
     fr_neg(&g_neg_one, &FR_ONE);
+    fr_t *zero = &g_small[CS_SMALL_INT_MAX];
+    *zero = FR_ZERO;
+    for (int k = 1; k <= CS_SMALL_INT_MAX; k++) {
+        fr_add(&zero[k], &zero[k - 1], &FR_ONE);
+        fr_neg(&zero[-k], &zero[k]);
+    }
+}
+
+const fr_t *cs_small_int(int v)
+{
+    pthread_once(&g_once, coeff_init);
+    if (v < -CS_SMALL_INT_MAX || v > CS_SMALL_INT_MAX)
+        v = 0;
+    return &g_small[v + CS_SMALL_INT_MAX];
 }
 
 const fr_t *cs_pow2(unsigned k)
@@ -87,37 +102,42 @@ static inline bool coeff_eq(const fr_t *a, const fr_t *b)
     return !((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) | (a->l[3] ^ b->l[3]));
 }
 
-void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff)
+/* Short LCs in normal form take an out-of-order term by insertion (gadgets often add ONE
+ * first); longer ones are left to cs_lc_normalize. */
+#define INSERT_MAX 8
+
+void cs_lc_add_slow(cs_lc *lc, cs_var v, const fr_t *coeff)
 {
     if (coeff_zero(coeff))
         return; /* an absent term */
-    if (lc->n && lc->t[lc->n - 1].var >= v) {
-        cs_term *last = &lc->t[lc->n - 1];
-        if (lc->normal && last->var == v) {
-            /* merged into the last term: the LC stays in normal form */
-            fr_add(&last->coeff, &last->coeff, coeff);
-            if (coeff_zero(&last->coeff))
-                lc->n--;
-            return;
+    uint32_t n = lc->n, at = n;
+    if (n && lc->t[n - 1].var >= v) {
+        if (lc->normal && n <= INSERT_MAX) {
+            while (at > 0 && lc->t[at - 1].var > v)
+                at--;
+            if (at > 0 && lc->t[at - 1].var == v) {
+                /* merged into the term of v: the LC stays in normal form */
+                cs_term *x = &lc->t[at - 1];
+                fr_add(&x->coeff, &x->coeff, coeff);
+                if (coeff_zero(&x->coeff)) {
+                    memmove(x, x + 1, (size_t)(n - at) * sizeof *x);
+                    lc->n--;
+                }
+                return;
+            }
+        } else {
+            lc->normal = false;
         }
-        lc->normal = false;
     }
-    if (lc->n == lc->cap && !lc_grow(lc, lc->n + 1))
+    if (n == lc->cap && !lc_grow(lc, n + 1))
         return;
-    cs_term *t = &lc->t[lc->n++];
+    cs_term *t = &lc->t[at];
+    if (at < n)
+        memmove(t + 1, t, (size_t)(n - at) * sizeof *t);
     t->var = v;
     t->_pad = 0;
     t->coeff = *coeff;
-}
-
-void cs_lc_add_var(cs_lc *lc, cs_var v)
-{
-    cs_lc_add(lc, v, &FR_ONE);
-}
-
-void cs_lc_sub_var(cs_lc *lc, cs_var v)
-{
-    cs_lc_add(lc, v, cs_neg_one());
+    lc->n++;
 }
 
 /* How a term's coefficient is scaled: copied (scale 1), negated (scale -1) or multiplied. */
@@ -207,48 +227,109 @@ static int term_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-#define MERGE_STACK_TERMS 1024
+/* Per-thread scratch of the long-LC sort, kept between calls (freed at thread exit). */
+typedef struct {
+    uint64_t *keys; /* 2 cap */
+    cs_term *terms; /* cap */
+    size_t cap;
+} sort_scratch;
 
-/* Stable bottom-up natural merge sort of t[0..n) by var: long LCs are concatenations of a
- * few ascending runs (sums of words' bits), so this does about n log(runs) moves without
- * comparator calls. Falls back to qsort when n exceeds the stack scratch and malloc fails. */
-static void sort_terms(cs_term *t, uint32_t n)
+static pthread_key_t g_scratch_key;
+static pthread_once_t g_scratch_once = PTHREAD_ONCE_INIT;
+static bool g_scratch_ok;
+
+static void scratch_free(void *p)
 {
-    cs_term stack[MERGE_STACK_TERMS], *tmp = n <= MERGE_STACK_TERMS ? stack : malloc((size_t)n * sizeof *tmp);
-    if (!tmp) {
-        qsort(t, n, sizeof *t, term_cmp);
-        return;
+    sort_scratch *s = p;
+    free(s->keys);
+    free(s->terms);
+    free(s);
+}
+
+static void scratch_key_init(void)
+{
+    g_scratch_ok = pthread_key_create(&g_scratch_key, scratch_free) == 0;
+}
+
+/* This thread's scratch with room for n terms; NULL when out of memory. */
+static sort_scratch *scratch_get(size_t n)
+{
+    pthread_once(&g_scratch_once, scratch_key_init);
+    if (!g_scratch_ok)
+        return NULL;
+    sort_scratch *s = pthread_getspecific(g_scratch_key);
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s)))
+            return NULL;
+        if (pthread_setspecific(g_scratch_key, s)) {
+            free(s);
+            return NULL;
+        }
     }
-    cs_term *src = t, *dst = tmp;
+    if (s->cap < n) {
+        size_t cap = n < 1024 ? 1024 : n + n / 2;
+        uint64_t *k = malloc(2 * cap * sizeof *k);
+        cs_term *t = malloc(cap * sizeof *t);
+        if (!k || !t) {
+            free(k);
+            free(t);
+            return NULL;
+        }
+        free(s->keys);
+        free(s->terms);
+        s->keys = k;
+        s->terms = t;
+        s->cap = cap;
+    }
+    return s;
+}
+
+/* Bottom-up natural merge sort of the 8-byte keys k[0..n) (tmp: n more): long LCs are
+ * concatenations of a few ascending runs (sums of words' bits), so this costs about
+ * n log(runs) key moves. Returns the buffer holding the result. */
+static uint64_t *sort_keys(uint64_t *k, uint64_t *tmp, uint32_t n)
+{
+    uint64_t *src = k, *dst = tmp;
     for (;;) {
         uint32_t runs = 0, i = 0;
         while (i < n) {
             uint32_t a = i, m = i + 1;
-            while (m < n && src[m - 1].var <= src[m].var)
+            while (m < n && src[m - 1] <= src[m])
                 m++;
             uint32_t b = m, e = m < n ? m + 1 : n;
-            while (e < n && src[e - 1].var <= src[e].var)
+            while (e < n && src[e - 1] <= src[e])
                 e++;
-            uint32_t k = a;
+            uint32_t o = a;
             while (a < m && b < e)
-                dst[k++] = src[b].var < src[a].var ? src[b++] : src[a++];
+                dst[o++] = src[b] < src[a] ? src[b++] : src[a++];
             while (a < m)
-                dst[k++] = src[a++];
+                dst[o++] = src[a++];
             while (b < e)
-                dst[k++] = src[b++];
+                dst[o++] = src[b++];
             i = e;
             runs++;
         }
-        cs_term *x = src;
+        uint64_t *x = src;
         src = dst;
         dst = x;
         if (runs <= 1)
-            break;
+            return src;
     }
-    if (src != t)
-        memcpy(t, src, (size_t)n * sizeof *t);
-    if (tmp != stack)
-        free(tmp);
+}
+
+/* Merge runs of equal variables of the sorted t[0..n) into out (dropping zero sums);
+ * returns the number of terms written. out may be t. */
+static uint32_t merge_repeats(const cs_term *t, uint32_t n, cs_term *out)
+{
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < n;) {
+        cs_term acc = t[i++];
+        while (i < n && t[i].var == acc.var)
+            fr_add(&acc.coeff, &acc.coeff, &t[i++].coeff);
+        if (!coeff_zero(&acc.coeff))
+            out[o++] = acc;
+    }
+    return o;
 }
 
 void cs_lc_normalize(cs_lc *lc)
@@ -267,23 +348,34 @@ void cs_lc_normalize(cs_lc *lc)
             }
             t[j] = x;
         }
-    } else {
-        /* long LCs (MultiEq batches, packed bit sums) are mostly built in variable order */
-        uint32_t i = 1;
-        while (i < n && t[i - 1].var <= t[i].var)
-            i++;
-        if (i < n)
-            sort_terms(t, n);
+        lc->n = merge_repeats(t, n, t);
+        lc->normal = true;
+        return;
     }
-    uint32_t out = 0;
-    for (uint32_t i = 0; i < n;) {
-        cs_term acc = t[i++];
-        while (i < n && t[i].var == acc.var)
-            fr_add(&acc.coeff, &acc.coeff, &t[i++].coeff);
-        const uint64_t *l = acc.coeff.l;
-        if (l[0] | l[1] | l[2] | l[3])
-            t[out++] = acc;
+    uint32_t run = 1;
+    while (run < n && t[run - 1].var <= t[run].var)
+        run++;
+    if (run == n) { /* in order with repeats */
+        lc->n = merge_repeats(t, n, t);
+        lc->normal = true;
+        return;
     }
-    lc->n = out;
+    /* long LCs (MultiEq batches, packed bit sums): sorted as (variable, position) keys,
+     * then gathered once into the scratch and merged */
+    sort_scratch *s = scratch_get(n);
+    if (!s) {
+        qsort(t, n, sizeof *t, term_cmp);
+        lc->n = merge_repeats(t, n, t);
+        lc->normal = true;
+        return;
+    }
+    uint64_t *k = s->keys;
+    for (uint32_t i = 0; i < n; i++)
+        k[i] = (uint64_t)t[i].var << 32 | i;
+    k = sort_keys(k, s->keys + s->cap, n);
+    cs_term *g = s->terms;
+    for (uint32_t i = 0; i < n; i++)
+        g[i] = t[(uint32_t)k[i]];
+    lc->n = merge_repeats(g, n, t);
     lc->normal = true;
 }

@@ -6,6 +6,17 @@ static cs_var alloc_bit_var(cs_t *cs, bool v)
     return cs_alloc(cs, v ? &FR_ONE : &FR_ZERO);
 }
 
+/* cs_enforce with the evaluations of the bit expressions a, b, c known as integers (|v| <= 2). */
+static void enforce_ints(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c, int va, int vb, int vc)
+{
+    if (!cs_has_values(cs)) {
+        cs_enforce(cs, name, a, b, c);
+        return;
+    }
+    const fr_t ev[3] = {*cs_small_int(va), *cs_small_int(vb), *cs_small_int(vc)};
+    cs_enforce_values(cs, name, a, b, c, ev);
+}
+
 gbool gb_alloc(cs_t *cs, bool value)
 {
     cs_var b = alloc_bit_var(cs, value);
@@ -16,7 +27,7 @@ gbool gb_alloc(cs_t *cs, bool value)
         cs_lc_add_var(&a, CS_ONE);
         cs_lc_sub_var(&a, b);
         cs_lc_add_var(&bb, b);
-        cs_enforce(cs, "boolean constraint", &a, &bb, &c);
+        enforce_ints(cs, "boolean constraint", &a, &bb, &c, 1 - value, value, 0);
     }
     return (gbool){b, GB_IS, (uint8_t)value};
 }
@@ -56,7 +67,7 @@ static gbool bit_xor(cs_t *cs, gbool a, gbool b)
         cs_lc_add_var(&lc, a.var);
         cs_lc_add_var(&lc, b.var);
         cs_lc_sub_var(&lc, c);
-        cs_enforce(cs, "xor constraint", &la, &lb, &lc);
+        enforce_ints(cs, "xor constraint", &la, &lb, &lc, 2 * av, bv, av + bv - cv);
     }
     return (gbool){c, GB_IS, (uint8_t)cv};
 }
@@ -85,7 +96,7 @@ static gbool bit_product(cs_t *cs, cs_var a, bool av, bool na, cs_var b, bool bv
             cs_lc_add_var(&lb, b);
         }
         cs_lc_add_var(&lc, c);
-        cs_enforce(cs, name, &la, &lb, &lc);
+        enforce_ints(cs, name, &la, &lb, &lc, na ? !av : av, nb ? !bv : bv, cv);
     }
     return (gbool){c, GB_IS, (uint8_t)cv};
 }
@@ -175,7 +186,7 @@ gbool gb_sha256_ch(cs_t *cs, gbool a, gbool b, gbool c)
         gb_lc_add(&lb, a, &FR_ONE);
         cs_lc_add_var(&lc, ch);
         gb_lc_add(&lc, c, cs_neg_one());
-        cs_enforce(cs, "ch computation", &la, &lb, &lc);
+        enforce_ints(cs, "ch computation", &la, &lb, &lc, b.value - c.value, a.value, chv - c.value);
     }
     return (gbool){ch, GB_IS, (uint8_t)chv};
 }
@@ -209,7 +220,8 @@ gbool gb_sha256_maj(cs_t *cs, gbool a, gbool b, gbool c)
         gb_lc_add(&lb, a, &FR_ONE);
         gb_lc_add(&lc, bc, &FR_ONE);
         cs_lc_sub_var(&lc, maj);
-        cs_enforce(cs, "maj computation", &la, &lb, &lc);
+        enforce_ints(cs, "maj computation", &la, &lb, &lc, 2 * bc.value - b.value - c.value, a.value,
+                     bc.value - mv);
     }
     return (gbool){maj, GB_IS, (uint8_t)mv};
 }
@@ -227,14 +239,17 @@ void gb_enforce_equal(cs_t *cs, gbool a, gbool b)
     CS_LC(la, 1);
     CS_LC(lb, 1);
     CS_LC(lc, 4);
+    int vc;
     if (a.kind == GB_CONST || b.kind == GB_CONST) {
         gbool k = a.kind == GB_CONST ? a : b, x = a.kind == GB_CONST ? b : a;
         if (k.value)
             cs_lc_add_var(&lc, CS_ONE);
         gb_lc_add(&lc, x, k.value ? cs_neg_one() : &FR_ONE);
+        vc = k.value ? 1 - x.value : x.value;
     } else {
         gb_lc_add(&lc, a, &FR_ONE);
         gb_lc_add(&lc, b, cs_neg_one());
+        vc = a.value - b.value;
     }
-    cs_enforce(cs, "enforce equal", &la, &lb, &lc);
+    enforce_ints(cs, "enforce equal", &la, &lb, &lc, 0, 0, vc);
 }

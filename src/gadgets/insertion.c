@@ -14,7 +14,11 @@ anum gadget_pick(cs_t *cs, gbool cond, const anum *a, const anum *b)
         gb_lc_add(&lb, cond, &FR_ONE);
         cs_lc_add_var(&lc, b->var);
         cs_lc_sub_var(&lc, c.var);
-        cs_enforce(cs, "pick", &la, &lb, &lc);
+        fr_t ev[3];
+        fr_sub(&ev[0], &b->value, &a->value);
+        ev[1] = cond.value ? FR_ONE : FR_ZERO;
+        fr_sub(&ev[2], &b->value, &c.value);
+        cs_enforce_values(cs, "pick", &la, &lb, &lc, ev);
     }
     return c;
 }

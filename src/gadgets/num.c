@@ -40,7 +40,8 @@ void anum_to_bits_le(cs_t *cs, const anum *x, gbool out[255])
     for (int i = 0; i < 255; i++)
         cs_lc_add(&c, out[i].var, cs_pow2(i));
     cs_lc_sub_var(&c, x->var);
-    cs_enforce(cs, "unpacking constraint", &a, &b, &c);
+    static const fr_t zero[3]; /* the bits are x's: Σ 2^i·bit_i − x evaluates to 0 */
+    cs_enforce_values(cs, "unpacking constraint", &a, &b, &c, zero);
 }
 
 void anum_enforce_equal(cs_t *cs, const anum *a, const anum *b)
@@ -100,8 +101,8 @@ void bits_le_value(const gbool *bits, size_t n, fr_t *out)
     fr_from_limbs_reduce(out, limbs);
 }
 
-/* (Σ 2^k b̄_k) * ONE = target, over bits[0..n). */
-static void enforce_packing(cs_t *cs, const gbool *bits, size_t n, cs_var target, const char *name)
+/* (Σ 2^k b̄_k) * ONE = target, over bits[0..n), whose value is v. */
+static void enforce_packing(cs_t *cs, const gbool *bits, size_t n, cs_var target, const fr_t *v, const char *name)
 {
     CS_LC(a, 64);
     CS_LC(b, 1);
@@ -110,7 +111,8 @@ static void enforce_packing(cs_t *cs, const gbool *bits, size_t n, cs_var target
         gb_lc_add(&a, bits[k], cs_pow2((unsigned)k));
     cs_lc_add_var(&b, CS_ONE);
     cs_lc_add_var(&c, target);
-    cs_enforce(cs, name, &a, &b, &c);
+    const fr_t ev[3] = {*v, FR_ONE, *v};
+    cs_enforce_values(cs, name, &a, &b, &c, ev);
     cs_lc_release(&a);
 }
 
@@ -123,7 +125,7 @@ anum pack_bits(cs_t *cs, const gbool *bits, size_t n)
         bits_le_value(bits, n, &v);
     anum r = anum_alloc(cs, &v);
     if (cs_wants_constraints(cs))
-        enforce_packing(cs, bits, n, r.var, "packing constraint");
+        enforce_packing(cs, bits, n, r.var, &v, "packing constraint");
     return r;
 }
 
@@ -135,7 +137,7 @@ void pack_into_inputs(cs_t *cs, const gbool *bits, size_t n)
         bits_le_value(bits + off, len, &v);
         cs_var u = cs_alloc_input(cs, &v);
         if (cs_wants_constraints(cs))
-            enforce_packing(cs, bits + off, len, u, "packing constraint");
+            enforce_packing(cs, bits + off, len, u, &v, "packing constraint");
     }
 }
 

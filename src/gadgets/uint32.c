@@ -6,6 +6,7 @@ void multieq_init(multieq *m, cs_t *cs)
     m->cs = cs;
     cs_lc_init(&m->lhs, NULL, 0);
     cs_lc_init(&m->rhs, NULL, 0);
+    m->value = FR_ZERO;
     m->bits_used = 0;
     m->ops = 0;
 }
@@ -16,9 +17,11 @@ void multieq_flush(multieq *m)
         return;
     CS_LC(one, 1);
     cs_lc_add_var(&one, CS_ONE);
-    cs_enforce(m->cs, "multieq", &m->lhs, &one, &m->rhs);
+    const fr_t ev[3] = {m->value, FR_ONE, m->value};
+    cs_enforce_values(m->cs, "multieq", &m->lhs, &one, &m->rhs, ev);
     cs_lc_clear(&m->lhs);
     cs_lc_clear(&m->rhs);
+    m->value = FR_ZERO;
     m->bits_used = 0;
     m->ops++;
 }
@@ -27,20 +30,6 @@ void multieq_free(multieq *m)
 {
     cs_lc_release(&m->lhs);
     cs_lc_release(&m->rhs);
-}
-
-void multieq_enforce_equal(multieq *m, unsigned nbits, const cs_lc *lhs, const cs_lc *rhs)
-{
-    if (254 <= m->bits_used + nbits)
-        multieq_flush(m);
-    if (!cs_wants_constraints(m->cs)) {
-        m->bits_used += nbits;
-        return;
-    }
-    const fr_t *k = cs_pow2(m->bits_used);
-    cs_lc_add_lc(&m->lhs, lhs, m->bits_used ? k : NULL);
-    cs_lc_add_lc(&m->rhs, rhs, m->bits_used ? k : NULL);
-    m->bits_used += nbits;
 }
 
 u32g u32_const(uint32_t v)
@@ -156,10 +145,17 @@ u32g u32_addmany(multieq *m, const u32g *ops, unsigned n)
     gbool res[36];
     for (unsigned i = 0; i < nout; i++)
         res[i] = gb_alloc(cs, (sum >> i) & 1);
-    /* Equivalent to multieq_enforce_equal(nout, Σ 2^i·op bits, Σ 2^i·res bits) but adds the
-     * terms at their final weight 2^(bits_used + i) directly, saving the rescaling. */
+    /* bellperson's MultiEq::enforce_equal(nout, Σ 2^i·op bits, Σ 2^i·res bits), with the
+     * terms added at their final weight 2^(bits_used + i) directly (no rescaling); both
+     * sides evaluate to sum · 2^bits_used */
     if (254 <= m->bits_used + nout)
         multieq_flush(m);
+    if (cs_has_values(cs)) {
+        fr_t v;
+        fr_from_u64(&v, sum);
+        fr_mul(&v, &v, cs_pow2(m->bits_used));
+        fr_add(&m->value, &m->value, &v);
+    }
     if (cs_wants_constraints(cs)) {
         unsigned off = m->bits_used;
         for (unsigned k = 0; k < n; k++)

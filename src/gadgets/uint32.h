@@ -4,7 +4,8 @@
  * A u32g holds 32 gbool, bit 0 = least significant, plus the word's value (meaningful when
  * the cs has values or all bits are constant). MultiEq accumulates equalities `L = R` of at
  * most 253 bits in total into one constraint `lhs * ONE = rhs`, emitted when the next
- * equality would reach 254 bits (Fr CAPACITY) and on multieq_flush. The LCs are heap-grown
+ * equality would reach 254 bits (Fr CAPACITY) and on multieq_flush; u32_addmany is this
+ * library's one source of equalities. The LCs are heap-grown
  * buffers owned by the multieq; release with multieq_flush + multieq_free.
  * Errors go to the cs's sticky status. Not thread-safe on the same cs.
  */
@@ -21,13 +22,12 @@ typedef struct {
 typedef struct {
     cs_t *cs;
     cs_lc lhs, rhs;
+    fr_t value; /* value modes: lhs.w (= rhs.w), passed to the constraint (cs_enforce_values) */
     unsigned bits_used;
     unsigned ops;
 } multieq;
 
 void multieq_init(multieq *m, cs_t *cs);
-/* Add the equality lhs = rhs of `nbits` bits (flushes first when the batch would overflow). */
-void multieq_enforce_equal(multieq *m, unsigned nbits, const cs_lc *lhs, const cs_lc *rhs);
 /* Emit the pending constraint, if any (bellperson does this when the MultiEq is dropped). */
 void multieq_flush(multieq *m);
 /* Release the LC buffers (call after multieq_flush). */
