@@ -180,14 +180,22 @@ static cuzk_status synth_post(cs_t *cs, const void *ctx, cuzk_error *err)
     return fc_post_synthesize(cs, &c->shape, c->part->sectors, c->part->nsectors, err);
 }
 
-static void window_post(const char *dir)
+/* Map fixture `name` of `dir`; false (reported) when it cannot be read. */
+static bool map_fixture(const char *dir, const char *name, cuzk_mapped_file *f)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/window-post-32GiB-sector1.vproof", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cuzk_error e = {0};
+    bool ok = cuzk_file_map(f, path, &e) == CUZK_OK && f->data;
+    CHECK(ok, "read %s: %s", path, e.msg);
+    return ok;
+}
+
+static void window_post(const char *dir)
+{
     cuzk_error e = {0};
     cuzk_mapped_file f;
-    CHECK(cuzk_file_map(&f, path, &e) == CUZK_OK, "read %s: %s", path, e.msg);
-    if (!f.data)
+    if (!map_fixture(dir, "window-post-32GiB-sector1.vproof", &f))
         return;
     const fc_post_proof *p;
     uint8_t rand[32] = {0};
@@ -223,12 +231,9 @@ static cuzk_status synth_porep(cs_t *cs, const void *ctx, cuzk_error *err)
 
 static void porep(const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/porep-8MiB-c1.bincode", dir);
     cuzk_error e = {0};
     cuzk_mapped_file f;
-    CHECK(cuzk_file_map(&f, path, &e) == CUZK_OK, "read %s: %s", path, e.msg);
-    if (!f.data)
+    if (!map_fixture(dir, "porep-8MiB-c1.bincode", &f))
         return;
     fc_c1_output c1;
     cuzk_status st = fc_c1_read(&c1, f.data, f.len, FC_C1_BINCODE_C2IN, false, &e);
