@@ -43,6 +43,10 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cuzk_status st;
     if ((st = cuzk_config_set_string(&cfg->listen, CUZK_DEFAULT_LISTEN, err)) ||
         (st = cuzk_config_set_string(&cfg->status_listen, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->tls_cert, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->tls_key, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->tls_client_ca, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->auth_token_file, "", err)) ||
         (st = cuzk_config_set_string(&cfg->param_cache, "/data/zk/params", err)) ||
         (st = cuzk_config_set_string(&cfg->srs_cache_dir, "", err)) ||
         (st = cuzk_config_set_string(&cfg->log_level, "info", err)))
@@ -56,6 +60,10 @@ void cuzk_config_free(cuzk_server_config *cfg)
         return;
     free(cfg->listen);
     free(cfg->status_listen);
+    free(cfg->tls_cert);
+    free(cfg->tls_key);
+    free(cfg->tls_client_ca);
+    free(cfg->auth_token_file);
     free(cfg->param_cache);
     free(cfg->srs_cache_dir);
     free(cfg->log_level);
@@ -145,6 +153,10 @@ static const key_spec KEYS[] = {
     {"daemon", "shutdown_grace", K_DURATION, OFF(shutdown_grace_ms), 0, 0, NULL},
     {"daemon", "result_retention", K_DURATION, OFF(result_retention_ms), CUZK_CONFIG_MIN_RETENTION_MS, 0, NULL},
     {"daemon", "max_jobs", K_U32, OFF(max_jobs), 1, UINT32_MAX, NULL},
+    {"daemon", "tls_cert", K_STRING, OFF(tls_cert), 0, 0, NULL},
+    {"daemon", "tls_key", K_STRING, OFF(tls_key), 0, 0, NULL},
+    {"daemon", "tls_client_ca", K_STRING, OFF(tls_client_ca), 0, 0, NULL},
+    {"daemon", "auth_token_file", K_STRING, OFF(auth_token_file), 0, 0, NULL},
     {"srs", "param_cache", K_STRING, OFF(param_cache), 0, 0, NULL},
     {"srs", "cache_dir", K_STRING, OFF(srs_cache_dir), 0, 0, NULL},
     {"srs", "verify_params", K_BOOL, OFF(srs_verify_params), 0, 0, NULL},

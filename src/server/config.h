@@ -55,6 +55,12 @@ typedef struct {
     uint64_t shutdown_grace_ms;   /* shutdown_grace, default 30 s */
     uint64_t result_retention_ms; /* result_retention, default 10 m */
     uint32_t max_jobs;            /* unfinished jobs accepted at once, default 1024 */
+    char *tls_cert;               /* PEM certificate chain for TLS on a TCP listen; "" = plain TCP */
+    char *tls_key;                /* PEM private key of tls_cert; set with tls_cert */
+    char *tls_client_ca;          /* PEM CA bundle: clients must present a certificate it signed
+                                     (mutual TLS); "" = no client certificate asked */
+    char *auth_token_file;        /* file holding the bearer token that gRPC calls and HTTP
+                                     /status, /metrics must carry; "" = none (security.h) */
     /* [srs] */
     char *param_cache;            /* official v28 .params/.vk directory, default /data/zk/params; the
                                      environment variable FIL_PROOFS_PARAMETER_CACHE overrides it */

@@ -18,6 +18,7 @@
 #include "server/grpc_server.h"
 #include "server/http_server.h"
 #include "server/log_json.h"
+#include "server/security.h"
 #include "server/service.h"
 
 static void warn_cb(void *ctx, const char *msg)
@@ -65,6 +66,26 @@ static void *second_signal_main(void *arg)
     return NULL;
 }
 
+/* Start-up warnings about listeners that other machines can reach unprotected. */
+static void warn_exposed(const cuzk_server_config *cfg, cuzk_security *sec)
+{
+    bool tls = sec->cert_pem != NULL, token = cuzk_security_has_token(sec);
+    bool is_unix = !strncmp(cfg->listen, "unix:", 5);
+    if (!cuzk_listen_is_local(cfg->listen) && !tls && !token)
+        cuzk_log(CUZK_LOG_WARN,
+                 "gRPC listens on %s, a non-loopback address, in plain text without a token: whoever reaches the "
+                 "port can submit and cancel proofs; set [daemon] tls_cert and tls_key, and auth_token_file",
+                 cfg->listen);
+    if (tls && is_unix)
+        cuzk_log(CUZK_LOG_WARN, "[daemon] tls_cert applies to TCP listeners; the unix socket %s serves plain "
+                 "HTTP/2 (guarded by socket_mode)", cfg->listen + 7);
+    if (*cfg->status_listen && !cuzk_listen_is_local(cfg->status_listen) && !token)
+        cuzk_log(CUZK_LOG_WARN,
+                 "HTTP status listens on %s, a non-loopback address, without a token: /status and /metrics are "
+                 "readable by whoever reaches the port; set [daemon] auth_token_file",
+                 cfg->status_listen);
+}
+
 int cuzk_daemon_run(const cuzk_daemon_args *a)
 {
     if (pipe2(sig_pipe, O_CLOEXEC) != 0) {
@@ -86,6 +107,9 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     cuzk_service *svc = NULL;
     cuzk_grpc_server *grpc = NULL;
     cuzk_http_server *http = NULL;
+    cuzk_security sec;
+    memset(&sec, 0, sizeof sec);
+    pthread_mutex_init(&sec.mu, NULL);
     if (cuzk_config_load_file(&cfg, path, a->config_path != NULL, &found, warn_cb, NULL, &err) ||
         (a->listen && cuzk_config_set_string(&cfg.listen, a->listen, &err)) ||
         (a->status_listen && cuzk_config_set_string(&cfg.status_listen, a->status_listen, &err)) ||
@@ -126,6 +150,12 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
             cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
             goto out;
         }
+    cuzk_security_free(&sec);
+    if (cuzk_security_load(&cfg, &sec, warn_cb, NULL, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
+        goto out;
+    }
+    warn_exposed(&cfg, &sec);
     /* From here on SIGTERM/SIGINT mean a graceful shutdown. Before, while the config and the
      * circuit files are read, they keep their default action and end the process at once. */
     struct sigaction sa;
@@ -140,16 +170,20 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         goto out;
     }
     int grpc_port = 0, http_port = 0;
-    if (cuzk_grpc_server_start(svc, cfg.listen, cfg.socket_mode, cfg.max_message_bytes, &grpc, &grpc_port, &err)) {
+    if (cuzk_grpc_server_start(svc, cfg.listen, cfg.socket_mode, cfg.max_message_bytes, &sec, &grpc, &grpc_port,
+                               &err)) {
         cuzk_log(CUZK_LOG_ERROR, "gRPC: %s", err.msg);
         goto out;
     }
-    if (*cfg.status_listen && cuzk_http_server_start(svc, cfg.status_listen, &http, &http_port, &err)) {
+    if (*cfg.status_listen && cuzk_http_server_start(svc, cfg.status_listen, &sec, &http, &http_port, &err)) {
         cuzk_log(CUZK_LOG_ERROR, "HTTP: %s", err.msg);
         goto out;
     }
-    cuzk_log(CUZK_LOG_INFO, "serving cuzk.v1.ProvingEngine on %s grpc_port=%d; HTTP status %s http_port=%d",
-             cfg.listen, grpc_port, *cfg.status_listen ? cfg.status_listen : "disabled", http_port);
+    cuzk_log(CUZK_LOG_INFO, "serving cuzk.v1.ProvingEngine on %s (%s%s) grpc_port=%d; HTTP status %s http_port=%d",
+             cfg.listen, sec.cert_pem && strncmp(cfg.listen, "unix:", 5) ? sec.client_ca_pem ? "mutual TLS" : "TLS"
+                                                                        : "plain",
+             cuzk_security_has_token(&sec) ? ", token" : "", grpc_port,
+             *cfg.status_listen ? cfg.status_listen : "disabled", http_port);
 
     int sig = wait_signal();
     cuzk_log(CUZK_LOG_INFO, "%s: shutting down (grace %llu ms)", strsignal(sig),
@@ -170,6 +204,7 @@ out:
     cuzk_grpc_server_stop(grpc, 5000);
     cuzk_http_server_stop(http);
     cuzk_service_destroy(svc);
+    cuzk_security_free(&sec);
     if (rc == 0)
         cuzk_log(CUZK_LOG_INFO, "stopped");
     cuzk_log_set_sink(NULL);

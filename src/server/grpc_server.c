@@ -27,6 +27,7 @@
 #include "engine/log.h"
 #include "server/config.h"
 #include "server/pb_strings.h"
+#include "server/security.h"
 
 enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT };
 /* Pseudo-method of the slots that receive calls of every other path. */
@@ -48,6 +49,7 @@ static const struct {
 
 struct cuzk_grpc_server {
     cuzk_service *svc;
+    cuzk_security *sec; /* token (and TLS material); NULL = none */
     grpc_server *server;
     grpc_completion_queue *cq; /* new-call notifications and the shutdown tag */
     void *methods[M_COUNT];
@@ -146,6 +148,21 @@ static grpc_byte_buffer *pack(const ProtobufCMessage *m)
     return bb;
 }
 
+/* True when the call's metadata carries the token (or none is required). */
+static bool authorized(const rpc_slot *s)
+{
+    if (!s->g->sec)
+        return true;
+    const char *value = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < s->md.count; i++)
+        if (grpc_slice_str_cmp(s->md.metadata[i].key, "authorization") == 0) {
+            value = (const char *)GRPC_SLICE_START_PTR(s->md.metadata[i].value);
+            len = GRPC_SLICE_LENGTH(s->md.metadata[i].value);
+        }
+    return cuzk_security_check_bearer(s->g->sec, value, len);
+}
+
 /* Run the service for one decoded request; fills *out (response bytes) or returns an
  * error status. */
 static cuzk_rpc_status dispatch(rpc_slot *s, const ProtobufCMessage *req, grpc_byte_buffer **out)
@@ -240,10 +257,15 @@ static void *handler_main(void *arg)
     char path[160];
     if (s->method != M_UNKNOWN)
         snprintf(path, sizeof path, "%s", METHODS[s->method].path);
-    if (s->method == M_UNKNOWN) {
-        grpc_slice m = s->details.method;
-        snprintf(path, sizeof path, "%.*s", (int)(GRPC_SLICE_LENGTH(m) > 120 ? 120 : GRPC_SLICE_LENGTH(m)),
-                 (const char *)GRPC_SLICE_START_PTR(m));
+    else
+        snprintf(path, sizeof path, "%.*s", (int)(GRPC_SLICE_LENGTH(s->details.method) > 120 ? 120
+                                                   : GRPC_SLICE_LENGTH(s->details.method)),
+                 (const char *)GRPC_SLICE_START_PTR(s->details.method));
+    if (!authorized(s)) {
+        r.code = GRPC_STATUS_UNAUTHENTICATED;
+        snprintf(r.msg, sizeof r.msg, "missing or wrong bearer token: send the metadata \"authorization: Bearer "
+                 "<token>\" with the token of the daemon's auth_token_file");
+    } else if (s->method == M_UNKNOWN) {
         r.code = GRPC_STATUS_UNIMPLEMENTED;
         snprintf(r.msg, sizeof r.msg, "unknown method %s: this server implements cuzk.v1.ProvingEngine "
                  "(SubmitProof, AwaitProof, Prove, CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)", path);
@@ -467,8 +489,8 @@ static void route_core_logs(void)
 }
 
 cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32_t socket_mode,
-                                   uint64_t max_message_bytes, cuzk_grpc_server **out, int *bound_port,
-                                   cuzk_error *err)
+                                   uint64_t max_message_bytes, cuzk_security *sec, cuzk_grpc_server **out,
+                                   int *bound_port, cuzk_error *err)
 {
     *out = NULL;
     if (bound_port)
@@ -480,6 +502,7 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
     if (!g)
         return cuzk_fail(err, CUZK_E_NOMEM, "grpc: out of memory");
     g->svc = svc;
+    g->sec = sec;
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
     bool is_unix = !strncmp(listen, "unix://", 7);
@@ -510,7 +533,18 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
     for (int m = 0; m < M_COUNT; m++)
         g->methods[m] = grpc_server_register_method(g->server, METHODS[m].path, NULL,
                                                     GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    bool tls = sec && sec->cert_pem && !is_unix;
+    grpc_server_credentials *creds;
+    if (tls) {
+        grpc_ssl_pem_key_cert_pair pair = {.private_key = sec->key_pem, .cert_chain = sec->cert_pem};
+        creds = grpc_ssl_server_credentials_create_ex(
+            sec->client_ca_pem, &pair, 1,
+            sec->client_ca_pem ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                               : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE,
+            NULL);
+    } else {
+        creds = grpc_insecure_server_credentials_create();
+    }
     /* gRPC spells unix sockets "unix:/abs/path" or "unix:///abs/path"; both work. */
     int port = grpc_server_add_http2_port(g->server, listen, creds);
     grpc_server_credentials_release(creds);
@@ -520,6 +554,9 @@ cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32
         cuzk_grpc_server_stop(g, 0);
         char why[128];
         bind_error(listen, why, sizeof why);
+        if (tls && !strcmp(why, "the host does not resolve to a local address, or the port is in use or not allowed"))
+            snprintf(why, sizeof why, "the host does not resolve to a local address, or gRPC refused the TLS "
+                     "certificate / key");
         return cuzk_fail(err, CUZK_E_IO, "cannot listen on %s: %s", listen, why);
     }
     if (is_unix && chmod(g->socket_path, (mode_t)socket_mode) != 0) {

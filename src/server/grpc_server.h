@@ -22,17 +22,22 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "server/security.h"
 #include "server/service.h"
 
 typedef struct cuzk_grpc_server cuzk_grpc_server;
 
 /* Bind `listen` and start serving `svc` (borrowed until cuzk_grpc_server_stop returns).
+ * `sec` (may be NULL; borrowed like svc): with a token, every call whose metadata lacks
+ * "authorization: Bearer <token>" gets UNAUTHENTICATED before its message is decoded; with
+ * TLS material, a TCP listen serves TLS (mutual TLS with a client CA) through gRPC core's
+ * SSL server credentials; a unix socket always serves plain HTTP/2 (guarded by its mode).
  * *bound_port (may be NULL) receives the TCP port (0 for a unix socket). Errors:
  * CUZK_E_INVALID_ARG (bad address, message from cuzk_config_check_listen), CUZK_E_IO (socket path in use by a live server,
  * cannot create the directory, bind failed, chmod failed), CUZK_E_NOMEM/INTERNAL. */
 cuzk_status cuzk_grpc_server_start(cuzk_service *svc, const char *listen, uint32_t socket_mode,
-                                   uint64_t max_message_bytes, cuzk_grpc_server **out, int *bound_port,
-                                   cuzk_error *err);
+                                   uint64_t max_message_bytes, cuzk_security *sec, cuzk_grpc_server **out,
+                                   int *bound_port, cuzk_error *err);
 
 /* Stop accepting new calls (calls in progress continue). */
 void cuzk_grpc_server_shutdown(cuzk_grpc_server *g);

@@ -21,9 +21,12 @@ typedef enum MHD_Result MHD_Result_t;
 struct cuzk_http_server {
     struct MHD_Daemon *d;
     cuzk_service *svc;
+    cuzk_security *sec; /* NULL = no token */
 };
 
-static MHD_Result_t reply(struct MHD_Connection *c, unsigned code, const char *type, char *body, bool owned)
+/* Queue `body` with status `code`; `challenge` (may be NULL) becomes a WWW-Authenticate header. */
+static MHD_Result_t reply_with(struct MHD_Connection *c, unsigned code, const char *type, char *body, bool owned,
+                               const char *challenge)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body,
                                                              owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
@@ -33,9 +36,16 @@ static MHD_Result_t reply(struct MHD_Connection *c, unsigned code, const char *t
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", type);
+    if (challenge)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, challenge);
     MHD_Result_t ret = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+static MHD_Result_t reply(struct MHD_Connection *c, unsigned code, const char *type, char *body, bool owned)
+{
+    return reply_with(c, code, type, body, owned, NULL);
 }
 
 /* libmicrohttpd's own messages (one per malformed connection, bind errors, ...) go through
@@ -58,6 +68,13 @@ static MHD_Result_t on_request(void *cls, struct MHD_Connection *c, const char *
     cuzk_http_server *h = cls;
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
         return reply(c, 405, "text/plain", (char *)"405 Method Not Allowed\n", false);
+    bool guarded = !strcmp(url, "/status") || !strcmp(url, "/metrics");
+    if (guarded && h->sec) {
+        const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+        if (!cuzk_security_check_bearer(h->sec, auth, auth ? strlen(auth) : 0))
+            return reply_with(c, MHD_HTTP_UNAUTHORIZED, "text/plain",
+                              (char *)"401 Unauthorized: send Authorization: Bearer <token>\n", false, "Bearer");
+    }
     if (!strcmp(url, "/status")) {
         char *body = cuzk_service_status_json(h->svc);
         return body ? reply(c, 200, "application/json", body, true)
@@ -74,8 +91,8 @@ static MHD_Result_t on_request(void *cls, struct MHD_Connection *c, const char *
     return reply(c, 404, "text/plain", "404 Not Found\n", false);
 }
 
-cuzk_status cuzk_http_server_start(cuzk_service *svc, const char *listen, cuzk_http_server **out, int *bound_port,
-                                   cuzk_error *err)
+cuzk_status cuzk_http_server_start(cuzk_service *svc, const char *listen, cuzk_security *sec,
+                                   cuzk_http_server **out, int *bound_port, cuzk_error *err)
 {
     *out = NULL;
     struct sockaddr_storage ss;
@@ -113,6 +130,7 @@ cuzk_status cuzk_http_server_start(cuzk_service *svc, const char *listen, cuzk_h
     if (!h)
         return cuzk_fail(err, CUZK_E_NOMEM, "http: out of memory");
     h->svc = svc;
+    h->sec = sec;
     h->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
                             (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_EXTERNAL_LOGGER,
                             mhd_log, NULL, MHD_OPTION_END);

@@ -67,13 +67,16 @@ OPTS = [("grpc.max_send_message_length", 256 << 20), ("grpc.max_receive_message_
 
 
 class Client:
-    def __init__(self, target):
-        self.ch = grpc.insecure_channel(target, options=OPTS)
+    def __init__(self, target, creds=None, token=None):
+        """creds: grpc.ssl_channel_credentials for a TLS daemon (None: plain text); token: sent
+        as "authorization: Bearer <token>" with every call."""
+        self.ch = grpc.secure_channel(target, creds, options=OPTS) if creds else grpc.insecure_channel(target, options=OPTS)
+        self.md = [("authorization", "Bearer " + token)] if token is not None else None
 
     def raw(self, name, data, timeout=120):
         f = self.ch.unary_unary("/cuzk.v1.ProvingEngine/" + name, request_serializer=lambda b: b,
                                 response_deserializer=RPCS[name].FromString)
-        return f(data, timeout=timeout)
+        return f(data, timeout=timeout, metadata=self.md)
 
     def call(self, name, req, timeout=120):
         return self.raw(name, req.SerializeToString(), timeout)
@@ -133,9 +136,11 @@ class Daemon:
             raise RuntimeError("daemon exited: " + self.log.read())
         self.target = listen if listen.startswith("unix:") else "127.0.0.1:%d" % self.grpc_port
 
-    def http(self, path, headers=False):
+    def http(self, path, headers=False, token=None):
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.http_port, path),
+                                     headers={"Authorization": "Bearer " + token} if token is not None else {})
         try:
-            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.http_port, path), timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=10) as r:
                 out = r.status, r.read().decode()
                 h = dict(r.headers)
         except urllib.error.HTTPError as e:

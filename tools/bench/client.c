@@ -24,10 +24,16 @@
 #include "cuzk/v1/proving.pb-c.h"
 #include "filecoin/vanilla.h"
 #include "server/config.h"
+#include "server/security.h"
 
 static const char USAGE[] =
-    "usage: cuzk-bench --addr ADDR <command> [options]\n"
+    "usage: cuzk-bench --addr ADDR [connection options] <command> [options]\n"
     "  ADDR: unix:///path.sock or host:port (http:// prefix accepted)\n"
+    "connection options (a TCP daemon with [daemon] tls_cert / auth_token_file):\n"
+    "  --tls-ca FILE      connect with TLS, trusting the PEM CA bundle FILE for the daemon's certificate\n"
+    "  --tls-cert FILE, --tls-key FILE   client certificate and key (mutual TLS; with --tls-ca)\n"
+    "  --tls-name NAME    the name the daemon's certificate must carry (default: ADDR's host)\n"
+    "  --token-file FILE  send \"authorization: Bearer <token>\" with the token in FILE\n"
     "commands (cuzk-bench --addr ADDR <command> --help for one):\n"
     "  single  [--type porep|snap|window-post|winning-post FILE options | --circuit synthetic-10 ...]\n"
     "          [--priority 0-4] [-o PROOF]\n"
@@ -104,6 +110,7 @@ static bool parse_range(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 
 typedef struct {
     grpc_channel *ch;
+    char *authorization; /* "Bearer <token>", or NULL */
 } client;
 
 /* One unary call: request `req`, response unpacked with `desc` into *out (free with
@@ -132,6 +139,12 @@ static grpc_status_code unary(client *c, const char *method, const ProtobufCMess
     grpc_op ops[6];
     memset(ops, 0, sizeof ops);
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    grpc_metadata auth = {.key = grpc_slice_from_static_string("authorization")};
+    if (c->authorization) {
+        auth.value = grpc_slice_from_static_string(c->authorization);
+        ops[0].data.send_initial_metadata.count = 1;
+        ops[0].data.send_initial_metadata.metadata = &auth;
+    }
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = send;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -560,6 +573,77 @@ static void quiet_core_log(gpr_log_func_args *a)
     (void)a;
 }
 
+typedef struct {
+    const char *tls_ca, *tls_cert, *tls_key, *tls_name, *token_file;
+} connection_opts;
+
+/* Take the connection options that follow ADDR out of argv (argv[2..]); returns the number of
+ * argv entries consumed, or -1 after an error (printed). */
+static int parse_connection(int argc, char **argv, connection_opts *co)
+{
+    int i = 2;
+    while (i < argc && !strncmp(argv[i], "--t", 3)) {
+        const char *a = argv[i];
+        const char **dst = !strcmp(a, "--tls-ca")     ? &co->tls_ca
+                           : !strcmp(a, "--tls-cert")  ? &co->tls_cert
+                           : !strcmp(a, "--tls-key")   ? &co->tls_key
+                           : !strcmp(a, "--tls-name")  ? &co->tls_name
+                           : !strcmp(a, "--token-file") ? &co->token_file
+                                                        : NULL;
+        if (!dst)
+            break;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "cuzk-bench: %s needs a value\n", a);
+            return -1;
+        }
+        *dst = argv[i + 1];
+        i += 2;
+    }
+    if ((co->tls_cert || co->tls_key || co->tls_name) && !co->tls_ca) {
+        fprintf(stderr, "cuzk-bench: --tls-cert, --tls-key and --tls-name need --tls-ca\n");
+        return -1;
+    }
+    if (!co->tls_cert != !co->tls_key) {
+        fprintf(stderr, "cuzk-bench: --tls-cert and --tls-key go together\n");
+        return -1;
+    }
+    return i - 2;
+}
+
+/* A whole PEM file (for --tls-*), or NULL after printing why. */
+static char *read_pem_file(const char *opt, const char *path)
+{
+    char *buf;
+    size_t len;
+    cuzk_error err;
+    if (cuzk_file_read(path, (size_t)1 << 20, false, &buf, &len, &err)) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", opt, err.msg);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The channel's credentials from the connection options (insecure without --tls-ca); NULL
+ * after printing why. */
+static grpc_channel_credentials *connection_credentials(const connection_opts *co)
+{
+    if (!co->tls_ca)
+        return grpc_insecure_credentials_create();
+    char *ca = read_pem_file("--tls-ca", co->tls_ca), *cert = NULL, *key = NULL;
+    if (!ca || (co->tls_cert && (!(cert = read_pem_file("--tls-cert", co->tls_cert)) ||
+                                 !(key = read_pem_file("--tls-key", co->tls_key))))) {
+        free(ca);
+        free(cert);
+        return NULL;
+    }
+    grpc_ssl_pem_key_cert_pair pair = {.private_key = key, .cert_chain = cert};
+    grpc_channel_credentials *creds = grpc_ssl_credentials_create(ca, cert ? &pair : NULL, NULL, NULL);
+    free(ca);
+    free(cert);
+    free(key);
+    return creds;
+}
+
 int bench_client(int argc, char **argv)
 {
     /* cuzk-bench --addr --help, cuzk-bench --addr ADDR --help */
@@ -571,6 +655,23 @@ int bench_client(int argc, char **argv)
     if (argc < 3) {
         fputs(USAGE, stderr);
         return 2;
+    }
+    connection_opts co = {0};
+    int skip = parse_connection(argc, argv, &co);
+    if (skip < 0)
+        return 2;
+    if (skip) { /* drop the connection options: the command is argv[2] again */
+        memmove(argv + 2, argv + 2 + skip, (size_t)(argc - 2 - skip) * sizeof *argv);
+        argc -= skip;
+        first = argc > 2 ? argv[2] : "";
+        if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+        if (argc < 3) {
+            fputs(USAGE, stderr);
+            return 2;
+        }
     }
     const char *addr = argv[1];
     if (!strncmp(addr, "http://", 7))
@@ -597,16 +698,40 @@ int bench_client(int argc, char **argv)
         return prc;
     if (o.proof_kind && (prc = load_proof_files(&o, cmd)))
         return prc;
+    client c = {0};
+    if (co.token_file) {
+        char *token;
+        cuzk_error terr;
+        if (cuzk_token_file_read(co.token_file, &token, &terr)) {
+            fprintf(stderr, "cuzk-bench: --token-file: %s\n", terr.msg);
+            return 2;
+        }
+        size_t n = strlen(token) + 8;
+        c.authorization = malloc(n);
+        if (!c.authorization) {
+            free(token);
+            fprintf(stderr, "cuzk-bench: out of memory\n");
+            return 2;
+        }
+        snprintf(c.authorization, n, "Bearer %s", token);
+        free(token);
+    }
     gpr_set_log_function(quiet_core_log);
     gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
     grpc_init();
-    grpc_arg cargs[2] = {
+    grpc_channel_credentials *creds = connection_credentials(&co);
+    if (!creds) {
+        free(c.authorization);
+        grpc_shutdown();
+        return 2;
+    }
+    grpc_arg cargs[3] = {
         {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, .value.integer = 256 << 20},
         {.type = GRPC_ARG_INTEGER, .key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, .value.integer = 256 << 20},
+        {.type = GRPC_ARG_STRING, .key = (char *)GRPC_SSL_TARGET_NAME_OVERRIDE_ARG, .value.string = (char *)co.tls_name},
     };
-    grpc_channel_args chargs = {.num_args = 2, .args = cargs};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
-    client c = {.ch = grpc_channel_create(addr, creds, &chargs)};
+    grpc_channel_args chargs = {.num_args = co.tls_name ? 3 : 2, .args = cargs};
+    c.ch = grpc_channel_create(addr, creds, &chargs);
     grpc_channel_credentials_release(creds);
     int rc = 0;
     if (!strcmp(cmd, "single")) {
@@ -657,5 +782,6 @@ int bench_client(int argc, char **argv)
     }
     grpc_channel_destroy(c.ch);
     grpc_shutdown();
+    free(c.authorization);
     return rc;
 }

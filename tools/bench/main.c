@@ -35,9 +35,9 @@ static const char USAGE[] =
     "  gpu ntt [--log N,N] [--runtime opencl|cuda] [--device N] [--json]\n"
     "                                  the device NTT and H polynomial beside the CPU's, each\n"
     "                                  result checked against the CPU (see gpu ntt --help)\n"
-    "  --addr ADDR <single|batch|status|preload|metrics> [options]\n"
+    "  --addr ADDR [--tls-ca F] [--token-file F] <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
-    "                                  through a running daemon's gRPC API\n"
+    "                                  through a running daemon's gRPC API (TLS, token: --addr --help)\n"
     "\n"
     "environment: CUZK_CPU=portable|adx|ifma forces a field back end (default: the best the\n"
     "CPU has; one it lacks is refused); MSM_SCALARS=random|bool90 picks micro's MSM scalars\n";
