@@ -2,7 +2,7 @@
 tests/filecoin_e2e/daemon_fc.py): a temporary folder removed on every exit path, the Python
 protobuf module built from the repository's .proto, a CHECK counter, a grpcio client, and
 daemons started from a config file and killed at exit. Call init() first."""
-import atexit, os, re, shutil, signal, subprocess, sys, tempfile, time
+import argparse, atexit, os, re, shutil, signal, subprocess, sys, tempfile, time
 import urllib.request
 
 import grpc
@@ -45,6 +45,16 @@ def init(cuzk, proto, prefix="cuzk-daemon-test-"):
         "GetMetrics": pb.GetMetricsResponse, "PreloadSRS": pb.PreloadSrsResponse, "EvictSRS": pb.EvictSrsResponse,
     })
     return pb
+
+
+def main_args(prefix):
+    """Parse the daemon tests' --cuzk, --bench, --proto and call init(); returns (args, pb)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cuzk", required=True)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--proto", required=True)
+    args = ap.parse_args()
+    return args, init(args.cuzk, args.proto, prefix)
 
 
 def check(cond, what):

@@ -7,7 +7,7 @@ oversize messages, garbage bytes on the socket, unknown kinds, circuits and meth
 bytes in ids, bad listen addresses, [[circuits]] files that are missing or do not match,
 malformed HTTP); then cuzk-bench --addr against a daemon (help, option checks, output).
 Prints "N passed, N failed" and exits non-zero on any failure."""
-import argparse, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time
+import json, os, re, signal, socket, subprocess, sys, tempfile, threading, time
 
 import grpc
 
@@ -15,12 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, RAW_LOG, check, idle, run_daemon, wait_idle, write_config  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-args = ap.parse_args()
-pb = lib.init(args.cuzk, args.proto)
+args, pb = lib.main_args("cuzk-daemon-test-")
 TMP = lib.TMP
 
 

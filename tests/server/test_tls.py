@@ -8,7 +8,7 @@ client certificate, refused; the start-up warning for an exposed listener; bad T
 settings refused at start naming the key; cuzk-bench --tls-ca / --tls-cert / --tls-key /
 --token-file. The gRPC client is Python grpcio (an independent TLS stack's configuration of
 the same .proto). Prints "N passed, N failed" and exits non-zero on any failure."""
-import argparse, os, re, subprocess, sys
+import os, re, subprocess, sys
 
 import grpc
 
@@ -16,12 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check, run_daemon, write_config  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-args = ap.parse_args()
-pb = lib.init(args.cuzk, args.proto, prefix="cuzk-tls-test-")
+args, pb = lib.main_args("cuzk-tls-test-")
 TMP = lib.TMP
 
 

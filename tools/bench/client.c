@@ -646,6 +646,13 @@ static grpc_channel_credentials *connection_credentials(const connection_opts *c
 
 int bench_client(int argc, char **argv)
 {
+    connection_opts co = {0};
+    int skip = parse_connection(argc, argv, &co);
+    if (skip < 0)
+        return 2;
+    if (skip) /* drop the connection options: the command is argv[2] */
+        memmove(argv + 2, argv + 2 + skip, (size_t)(argc - 2 - skip) * sizeof *argv);
+    argc -= skip;
     /* cuzk-bench --addr --help, cuzk-bench --addr ADDR --help */
     const char *first = argc == 2 ? argv[1] : argc > 2 ? argv[2] : "";
     if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
@@ -655,23 +662,6 @@ int bench_client(int argc, char **argv)
     if (argc < 3) {
         fputs(USAGE, stderr);
         return 2;
-    }
-    connection_opts co = {0};
-    int skip = parse_connection(argc, argv, &co);
-    if (skip < 0)
-        return 2;
-    if (skip) { /* drop the connection options: the command is argv[2] again */
-        memmove(argv + 2, argv + 2 + skip, (size_t)(argc - 2 - skip) * sizeof *argv);
-        argc -= skip;
-        first = argc > 2 ? argv[2] : "";
-        if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
-            fputs(USAGE, stdout);
-            return 0;
-        }
-        if (argc < 3) {
-            fputs(USAGE, stderr);
-            return 2;
-        }
     }
     const char *addr = argv[1];
     if (!strncmp(addr, "http://", 7))
