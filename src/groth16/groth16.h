@@ -126,6 +126,45 @@ cuzk_status groth16_prove_start_compact(const groth16_params_t *params, const gr
                                         const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s,
                                         unsigned threads, groth16_pending_t **out, cuzk_error *err);
 
+/* ---- The hook for provers that run the G1 MSMs elsewhere (a GPU backend) ----
+ * They compute H and the four G1 query sums themselves and hand the sums to
+ * groth16_pending_from_g1, which does exactly the assembly groth16_prove_start does after its
+ * MSMs (bellperson src/groth16/prover.rs, create_proof_batch_priority: A, B1 and C from the
+ * sums with r, s), so the proof is byte-identical to groth16_prove_start's for the same r, s. */
+
+/* The four G1 query sums of one proof, before randomisation:
+ *   h = sum_i h_i H_i, l = sum_aux w_j l_j, a = sum_j w_j a_j, b_g1 = sum_j w_j b1_j. */
+typedef struct {
+    g1_jac_t h, l, a, b_g1;
+} groth16_g1_sums_t;
+
+/* The witness as the canonical scalars (fr_to_limbs: 4 x 64-bit little-endian limbs, 32 bytes)
+ * the query MSMs take:
+ *   w   n_inputs + n_aux scalars, inputs first; the L query reads w + 4 * n_inputs (n_aux);
+ *   wa  the n_a scalars of the A-density variables, in variable order;
+ *   wb  the n_b scalars of the B-density variables (the B_G1 MSM and, through
+ *       groth16_pending_from_g1, the B_G2 MSM of prove_finish).
+ * malloc'ed, owned by the struct (groth16_query_scalars_free). */
+typedef struct {
+    uint64_t *w, *wa, *wb;
+} groth16_query_scalars_t;
+
+/* Fill *out from asg->w, or from the compact witness cw when cw != NULL (asg->w ignored),
+ * and asg's densities, after the checks of groth16_prove_start (popcounts against the key).
+ * Does not touch asg->a/b/c. Errors: CUZK_E_INVALID_ARG (NULL, a density or witness length that
+ * does not match params), CUZK_E_NOMEM. On error *out holds nothing to free. */
+cuzk_status groth16_query_scalars(const groth16_params_t *params, const groth16_assignment_t *asg,
+                                  const groth16_compact_witness_t *cw, groth16_query_scalars_t *out,
+                                  cuzk_error *err);
+void groth16_query_scalars_free(groth16_query_scalars_t *qs); /* NULL is a no-op; zeroes it */
+
+/* A pending handle for groth16_prove_finish from the G1 sums, r, s and the B-dense scalars wb
+ * (groth16_query_scalars_t.wb: n_b x 4 limbs; ownership moves here, freed with the handle, also
+ * on error). `params` must stay alive until the handle is finished or freed.
+ * Errors: CUZK_E_INVALID_ARG (NULL), CUZK_E_NOMEM. */
+cuzk_status groth16_pending_from_g1(const groth16_params_t *params, const groth16_g1_sums_t *sums, const fr_t *r,
+                                    const fr_t *s, uint64_t *wb, groth16_pending_t **out, cuzk_error *err);
+
 /* prove_finish: the B_G2 MSM and the assembly. Consumes and frees `pending` (also on
  * error). Errors: CUZK_E_NOMEM, msm errors. */
 cuzk_status groth16_prove_finish(groth16_pending_t *pending, unsigned threads, groth16_proof_t *proof,

@@ -190,6 +190,57 @@ static cuzk_status check_inputs(const groth16_params_t *pp, const groth16_assign
     return CUZK_OK;
 }
 
+/* The canonical scalars of the G1 queries (groth16_query_scalars_t); with_a also fills wa. */
+static cuzk_status query_scalars(const groth16_params_t *pp, const groth16_assignment_t *asg,
+                                 const groth16_compact_witness_t *cw, bool with_a, groth16_query_scalars_t *qs,
+                                 cuzk_error *err)
+{
+    size_t nvars = pp->n_inputs + pp->n_aux;
+    memset(qs, 0, sizeof *qs);
+    qs->w = malloc(nvars * 32 + 1);
+    qs->wb = malloc(pp->n_b * 32 + 1);
+    if (with_a)
+        qs->wa = malloc(pp->n_a * 32 + 1);
+    if (!qs->w || !qs->wb || (with_a && !qs->wa)) {
+        groth16_query_scalars_free(qs);
+        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for %zu witness scalars", nvars);
+    }
+    for (size_t i = 0; i < nvars; i++) {
+        const fr_t *x = !cw                   ? &asg->w[i]
+                        : i < pp->n_inputs    ? &cw->inputs[i]
+                                              : cs_witness_at(cw->aux, i - pp->n_inputs);
+        fr_to_limbs(qs->w + 4 * i, x);
+    }
+    for (size_t i = 0, kb = 0, ka = 0; i < nvars; i++) {
+        if (!asg->b_density || (asg->b_density[i / 64] >> (i % 64) & 1))
+            memcpy(qs->wb + 4 * kb++, qs->w + 4 * i, 32);
+        if (with_a && (!asg->a_density || (asg->a_density[i / 64] >> (i % 64) & 1)))
+            memcpy(qs->wa + 4 * ka++, qs->w + 4 * i, 32);
+    }
+    return CUZK_OK;
+}
+
+/* The G1 half of the proof from the four query sums (groth16.h):
+ *   A = alpha_1 + A_raw + r delta_1;  B1 = beta_1 + B1_raw + s delta_1
+ *   C = H + L + s A + r B1 - r s delta_1                                  (p->s holds s) */
+static void assemble(groth16_pending_t *p, const groth16_g1_sums_t *sums, const fr_t *r)
+{
+    const groth16_params_t *pp = p->params;
+    const fr_t *s = &p->s;
+    g1_jac_t b1;
+    g1_add_mixed(&p->a, &sums->a, &pp->vk.alpha_g1);
+    jac_add_affine_mul(&p->a, &pp->vk.delta_g1, r);
+    g1_add_mixed(&b1, &sums->b_g1, &pp->vk.beta_g1);
+    jac_add_affine_mul(&b1, &pp->vk.delta_g1, s);
+    fr_t rs;
+    fr_mul(&rs, r, s);
+    fr_neg(&rs, &rs);
+    g1_add(&p->c, &sums->h, &sums->l);
+    jac_add_mul(&p->c, &p->a, s);
+    jac_add_mul(&p->c, &b1, r);
+    jac_add_affine_mul(&p->c, &pp->vk.delta_g1, &rs);
+}
+
 static cuzk_status prove_start(const groth16_params_t *pp, const groth16_assignment_t *asg,
                                const groth16_compact_witness_t *cw, const fr_t *r, const fr_t *s, unsigned threads,
                                groth16_pending_t **out, cuzk_error *err)
@@ -245,44 +296,67 @@ static cuzk_status prove_start(const groth16_params_t *pp, const groth16_assignm
         if (!st)
             st = msm_g1_witness_sparse(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, &all, &o, NULL, err);
     } else {
-        uint64_t *wc = malloc(nvars * 4 * sizeof(uint64_t) + 1);
-        p->wb = malloc(pp->n_b * 4 * sizeof(uint64_t) + 1);
-        if (!wc || !p->wb) {
-            free(wc);
+        groth16_query_scalars_t qs;
+        if ((st = query_scalars(pp, asg, NULL, false, &qs, err))) {
             groth16_pending_free(p);
-            return cuzk_fail(err, CUZK_E_NOMEM, "groth16_prove_start: out of memory for %zu witness scalars", nvars);
+            return st;
         }
-        for (size_t i = 0; i < nvars; i++)
-            fr_to_limbs(wc + 4 * i, &asg->w[i]);
-        for (size_t i = 0, k = 0; i < nvars; i++)
-            if (!asg->b_density || (asg->b_density[i / 64] >> (i % 64) & 1))
-                memcpy(p->wb + 4 * k++, wc + 4 * i, 32);
-        st = msm_query_g1(&l_sum, pp->l, pp->n_aux, NULL, wc + 4 * pp->n_inputs, pp->n_aux, threads, err);
+        p->wb = qs.wb;
+        qs.wb = NULL;
+        st = msm_query_g1(&l_sum, pp->l, pp->n_aux, NULL, qs.w + 4 * pp->n_inputs, pp->n_aux, threads, err);
         if (!st)
-            st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, wc, nvars, threads, err);
+            st = msm_query_g1(&a_raw, pp->a, pp->n_a, asg->a_density, qs.w, nvars, threads, err);
         if (!st)
-            st = msm_query_g1(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, wc, nvars, threads, err);
-        free(wc);
+            st = msm_query_g1(&b1_raw, pp->b_g1, pp->n_b, asg->b_density, qs.w, nvars, threads, err);
+        groth16_query_scalars_free(&qs);
     }
     if (st) {
         groth16_pending_free(p);
         return st;
     }
+    assemble(p, &(groth16_g1_sums_t){h_sum, l_sum, a_raw, b1_raw}, r);
+    *out = p;
+    return CUZK_OK;
+}
 
-    /* A = alpha_1 + A_raw + r delta_1;  B1 = beta_1 + B1_raw + s delta_1 */
-    g1_jac_t b1;
-    g1_add_mixed(&p->a, &a_raw, &pp->vk.alpha_g1);
-    jac_add_affine_mul(&p->a, &pp->vk.delta_g1, r);
-    g1_add_mixed(&b1, &b1_raw, &pp->vk.beta_g1);
-    jac_add_affine_mul(&b1, &pp->vk.delta_g1, s);
-    /* C = H + L + s A + r B1 - r s delta_1 */
-    fr_t rs;
-    fr_mul(&rs, r, s);
-    fr_neg(&rs, &rs);
-    g1_add(&p->c, &h_sum, &l_sum);
-    jac_add_mul(&p->c, &p->a, s);
-    jac_add_mul(&p->c, &b1, r);
-    jac_add_affine_mul(&p->c, &pp->vk.delta_g1, &rs);
+cuzk_status groth16_query_scalars(const groth16_params_t *pp, const groth16_assignment_t *asg,
+                                  const groth16_compact_witness_t *cw, groth16_query_scalars_t *out, cuzk_error *err)
+{
+    if (!pp || !asg || !out || (!cw && !asg->w) || (cw && (!cw->inputs || !cw->aux)))
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_query_scalars: NULL argument");
+    memset(out, 0, sizeof *out);
+    cuzk_status st = check_inputs(pp, asg, cw, err);
+    return st ? st : query_scalars(pp, asg, cw, true, out, err);
+}
+
+void groth16_query_scalars_free(groth16_query_scalars_t *qs)
+{
+    if (!qs)
+        return;
+    free(qs->w);
+    free(qs->wa);
+    free(qs->wb);
+    memset(qs, 0, sizeof *qs);
+}
+
+cuzk_status groth16_pending_from_g1(const groth16_params_t *pp, const groth16_g1_sums_t *sums, const fr_t *r,
+                                    const fr_t *s, uint64_t *wb, groth16_pending_t **out, cuzk_error *err)
+{
+    if (!pp || !sums || !r || !s || !wb || !out) {
+        free(wb);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_pending_from_g1: NULL argument");
+    }
+    groth16_pending_t *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(wb);
+        return cuzk_fail(err, CUZK_E_NOMEM, "groth16_pending_from_g1: out of memory");
+    }
+    p->params = pp;
+    p->s = *s;
+    p->n_b = pp->n_b;
+    p->nvars = pp->n_inputs + pp->n_aux;
+    p->wb = wb;
+    assemble(p, sums, r);
     *out = p;
     return CUZK_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "common/file_io.h"
 #include "engine/budget.h"
+#include "backends/backends.h"
 #include "engine/engine.h"
 #include "server/toml.h"
 
@@ -37,6 +38,8 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->memory_auto = true;
     cfg->safety_margin = 5ull << 30;
     cfg->gpu_workers_per_device = 2;
+    cfg->gpu_memory_percent = 50;
+    cfg->gpu_staging_bytes = 32ull << 20;
     cfg->partition_workers = 2;
     cfg->synthesis_lookahead = 1;
     cfg->finalizer_threads = 2;
@@ -49,7 +52,8 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
         (st = cuzk_config_set_string(&cfg->auth_token_file, "", err)) ||
         (st = cuzk_config_set_string(&cfg->param_cache, "/data/zk/params", err)) ||
         (st = cuzk_config_set_string(&cfg->srs_cache_dir, "", err)) ||
-        (st = cuzk_config_set_string(&cfg->log_level, "info", err)))
+        (st = cuzk_config_set_string(&cfg->log_level, "info", err)) ||
+        (st = cuzk_config_set_string(&cfg->gpu_backend, "auto", err)))
         return st;
     return CUZK_OK;
 }
@@ -67,6 +71,8 @@ void cuzk_config_free(cuzk_server_config *cfg)
     free(cfg->param_cache);
     free(cfg->srs_cache_dir);
     free(cfg->log_level);
+    free(cfg->gpu_backend);
+    free(cfg->gpu_devices);
     for (size_t i = 0; i < cfg->n_circuits; i++) {
         free(cfg->circuits[i].name);
         free(cfg->circuits[i].r1cs);
@@ -133,6 +139,8 @@ typedef enum {
     K_BOOL,       /* bool */
     K_DEPRECATED, /* accepted, warning, ignored */
     K_NO_EFFECT,  /* reference key without effect here: accepted, warning */
+    K_BACKEND,    /* char *, a backend name (backends.h) */
+    K_DEVICES,    /* array of device indices -> gpu_devices */
 } key_type;
 
 typedef struct {
@@ -169,7 +177,12 @@ static const key_spec KEYS[] = {
     {"memory", "eviction_min_idle", K_NO_EFFECT, 0, 0, 0, "has no effect: idle parameters leave memory at once when the budget needs their bytes (and on EvictSRS)"},
     {"memory", "pinned_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},
     {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},
-    {"gpus", "devices", K_NO_EFFECT, 0, 0, 0, "has no effect: this build proves on the CPU backend (one device)"},
+    {"gpus", "backend", K_BACKEND, OFF(gpu_backend), 0, 0, NULL},
+    {"gpus", "devices", K_DEVICES, 0, 0, BACKEND_MAX_DEVICES, NULL},
+    {"gpus", "fallback_to_cpu", K_BOOL, OFF(gpu_fallback_to_cpu), 0, 0, NULL},
+    {"gpus", "device_memory_percent", K_U32, OFF(gpu_memory_percent), 1, 100, NULL},
+    {"gpus", "device_memory_limit", K_SIZE, OFF(gpu_memory_limit), 0, 0, NULL},
+    {"gpus", "staging_buffer", K_SIZE, OFF(gpu_staging_bytes), 65536, 0, NULL},
     {"gpus", "gpu_threads", K_U32, OFF(gpu_threads), 0, CUZK_CONFIG_MAX_THREADS, NULL},
     {"gpus", "gpu_workers_per_device", K_U32, OFF(gpu_workers_per_device), 1, CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, NULL},
     {"scheduler", "max_batch_size", K_NO_EFFECT, 0, 0, 0, "has no effect: partitions of all jobs interleave in one pipeline"},
@@ -337,6 +350,44 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
             return bad(err, path, it, what);
         }
         *(uint64_t *)(base + k->offset) = v;
+        return CUZK_OK;
+    }
+    case K_BACKEND: {
+        if ((st = want_type(err, path, it, TOML_STRING)))
+            return st;
+        backend_kind kind;
+        if (backend_kind_parse(it->value.str, &kind, &e2))
+            return bad(err, path, it, e2.msg);
+        return cuzk_config_set_string((char **)(base + k->offset), it->value.str, err);
+    }
+    case K_DEVICES: {
+        if ((st = want_type(err, path, it, TOML_ARRAY)))
+            return st;
+        if (it->value.n > k->max) {
+            char what[64];
+            snprintf(what, sizeof what, "%zu devices, at most %u", it->value.n, k->max);
+            return bad(err, path, it, what);
+        }
+        uint32_t *d = malloc((it->value.n ? it->value.n : 1) * sizeof *d);
+        if (!d)
+            return cuzk_fail(err, CUZK_E_NOMEM, "config: out of memory");
+        for (size_t i = 0; i < it->value.n; i++) {
+            const toml_value *v = &it->value.items[i];
+            char what[96] = "";
+            if (v->type != TOML_INT || v->i < 0 || v->i > UINT32_MAX)
+                snprintf(what, sizeof what, "element %zu is not a device index (an integer >= 0)", i);
+            for (size_t j = 0; !what[0] && j < i; j++)
+                if (d[j] == (uint32_t)v->i)
+                    snprintf(what, sizeof what, "device %lld is listed twice", (long long)v->i);
+            if (what[0]) {
+                free(d);
+                return bad(err, path, it, what);
+            }
+            d[i] = (uint32_t)v->i;
+        }
+        free(cfg->gpu_devices);
+        cfg->gpu_devices = d;
+        cfg->n_gpu_devices = it->value.n;
         return CUZK_OK;
     }
     case K_BOOL:

@@ -6,7 +6,7 @@
  * (never a silent 50 GiB / 300 s fallback); every error names file:line. Deprecated keys
  * (memory.pinned_budget, memory.working_memory_budget, srs.preload) and reference keys that
  * have no effect in this engine (scheduler.*, pipeline.enabled/slot_size/synthesis_concurrency/
- * max_parallel_synthesis/max_gpu_queue_depth, gpus.devices without a GPU backend) parse
+ * max_parallel_synthesis/max_gpu_queue_depth) parse
  * and produce one warning each. synthesis.partition_workers and pipeline.synthesis_lookahead
  * are NOT deprecated here: they are the engine's permit count and channel look-ahead
  * (engine.h).
@@ -77,8 +77,19 @@ typedef struct {
     uint64_t total_budget;        /* bytes, when !memory_auto */
     uint64_t safety_margin;       /* default 5 GiB */
     /* [gpus] */
-    uint32_t gpu_threads;         /* prover threads of the CPU backend; 0 = all CPUs */
+    uint32_t gpu_threads;         /* CPU prover threads (the CPU backend; the GPU backend's B_G2
+                                     MSM, scalar preparation and fallback); 0 = all CPUs */
     uint32_t gpu_workers_per_device; /* default 2 (reference); >= 1 */
+    char *gpu_backend;            /* backend: "auto" (default) | "cuda" | "opencl" | "cpu"
+                                     (backends/backends.h) */
+    uint32_t *gpu_devices;        /* devices: indices of the chosen runtime; none = every one */
+    size_t n_gpu_devices;
+    bool gpu_fallback_to_cpu;     /* fallback_to_cpu: a partition whose device work fails is
+                                     proved on the CPU (default false: a job error) */
+    uint32_t gpu_memory_percent;  /* device_memory_percent: resident bases budget per device,
+                                     percent of its memory, 1..100 (default 50) */
+    uint64_t gpu_memory_limit;    /* device_memory_limit: ... or this size when smaller (0 = none) */
+    uint64_t gpu_staging_bytes;   /* staging_buffer: pinned host staging per worker (default 32 MiB) */
     /* [synthesis] */
     uint32_t synthesis_threads;   /* threads for circuit setup of synthetic circuits; 0 = all */
     uint32_t partition_workers;   /* engine synthesis permits, default 2, >= 1 */

@@ -299,8 +299,27 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     s->start_ms = svc_now_ms();
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned cpus = ncpu > 0 ? (unsigned)ncpu : 1;
-    builtin_cpu_backend(&s->backend, cfg->gpu_threads ? cfg->gpu_threads : cpus);
-    cuzk_status st = cuzk_registry_create(cfg, cfg->synthesis_threads ? cfg->synthesis_threads : cpus, &s->registry, err);
+    backend_config bc;
+    backend_config_default(&bc);
+    cuzk_status st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
+    if (st) {
+        cuzk_service_destroy(s);
+        return st;
+    }
+    bc.devices = cfg->gpu_devices;
+    bc.n_devices = cfg->n_gpu_devices;
+    bc.fallback_to_cpu = cfg->gpu_fallback_to_cpu;
+    bc.cpu_threads = cfg->gpu_threads ? cfg->gpu_threads : cpus;
+    bc.workers_per_device = cfg->gpu_workers_per_device;
+    bc.device_memory_fraction = cfg->gpu_memory_percent / 100.0;
+    bc.device_memory_limit = cfg->gpu_memory_limit;
+    bc.staging_bytes = (size_t)cfg->gpu_staging_bytes;
+    if ((st = backend_open(&bc, &s->backend, err))) {
+        cuzk_service_destroy(s);
+        return st;
+    }
+    cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend_describe(s->backend));
+    st = cuzk_registry_create(cfg, cfg->synthesis_threads ? cfg->synthesis_threads : cpus, &s->registry, err);
     if (st) {
         cuzk_service_destroy(s);
         return st;
@@ -314,7 +333,7 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     ec.memory_budget_auto = cfg->memory_auto;
     ec.memory_budget_bytes = cfg->total_budget;
     ec.safety_margin_bytes = cfg->safety_margin;
-    ec.backend = &s->backend;
+    ec.backend = backend_table(s->backend);
     ec.on_event = on_event;
     ec.event_ctx = s;
     if ((st = cuzk_engine_create(&ec, &s->engine, err))) {
@@ -385,6 +404,7 @@ void cuzk_service_destroy(cuzk_service *s)
     fc_srs_destroy(s->fc_srs);
     if (s->engine)
         cuzk_engine_destroy(s->engine);
+    backend_close(s->backend);
     for (size_t b = 0; b < SVC_STAGE_HASH; b++)
         for (svc_stage *st = s->stages[b], *n; st; st = n) {
             n = st->next;

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "backends/backends.h"
 #include "cs/wtns.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
@@ -58,7 +59,7 @@ typedef struct svc_stage {
 
 struct cuzk_service {
     cuzk_engine *engine;
-    cuzk_prover_backend backend;
+    backend *backend;                /* the prover backend ([gpus] backend, devices) */
     cuzk_registry *registry;
     fc_srs *fc_srs;                  /* Filecoin parameters ([srs]) */
     fc_pce_mgr *fc_pce;              /* Filecoin PCEs ([srs] pce), NULL when off */

@@ -29,6 +29,9 @@ typedef struct {
     cuzk_srs_entry *srs;
     size_t n_srs;
     double uptime_s;
+    backend_device_stats *devs; /* the backend's devices */
+    uint32_t n_devs;
+    bool gpu;
 } snapshot;
 
 static kind_count *kind_entry(snapshot *sn, const char *name)
@@ -50,6 +53,7 @@ static void snapshot_free(snapshot *sn)
     cuzk_engine_status_free(&sn->es);
     free(sn->kinds);
     free(sn->srs);
+    free(sn->devs);
 }
 
 /* One consistent view of jobs and stages (under the service lock), then the SRS list. */
@@ -143,6 +147,15 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         d->idle_ms = fs[i].idle_ms;
     }
     free(fs);
+    sn->gpu = backend_is_gpu(s->backend);
+    uint32_t nd = backend_num_devices(s->backend);
+    if (!(sn->devs = calloc(nd, sizeof *sn->devs))) {
+        snapshot_free(sn);
+        return false;
+    }
+    for (uint32_t d = 0; d < nd; d++)
+        if (!backend_device_stats_get(s->backend, d, &sn->devs[sn->n_devs], &e))
+            sn->n_devs++;
     return true;
 }
 
@@ -166,16 +179,17 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
     resp->loaded_srs = calloc(sn.n_srs + 1, sizeof *resp->loaded_srs);
     resp->queues = calloc(sn.n_kinds + 1, sizeof *resp->queues);
     resp->pipeline = calloc(1, sizeof *resp->pipeline);
-    if (!resp->gpus || !resp->loaded_srs || !resp->queues || !resp->pipeline) {
+    resp->devices = calloc(sn.n_devs + 1, sizeof *resp->devices);
+    if (!resp->gpus || !resp->loaded_srs || !resp->queues || !resp->pipeline || !resp->devices) {
         snapshot_free(&sn);
         cuzk_service_free_status(resp);
         r.code = GRPC_STATUS_RESOURCE_EXHAUSTED;
         snprintf(r.msg, sizeof r.msg, "out of memory for the status response");
         return r;
     }
-    /* Prover workers of the CPU backend: one entry each, in worker order (the reference
-     * lists GPU workers). `ordinal` is the worker's device, shared by the workers of one
-     * device; the name numbers the workers distinctly. current_job_id / current_proof_kind
+    /* Prover workers: one entry each, in worker order (as the reference lists its GPU
+     * workers). `ordinal` is the worker's device, shared by the workers of one device; the
+     * name gives the device and numbers the workers distinctly; vram_* are the device's. current_job_id / current_proof_kind
      * name the job whose partition the worker has inside prove_start (empty when idle). */
     for (size_t i = 0; i < nw && i < sn.es.num_workers; i++) {
         Cuzk__V1__GPUStatus *g = calloc(1, sizeof *g);
@@ -183,14 +197,43 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
             break;
         cuzk__v1__gpustatus__init(g);
         g->ordinal = sn.es.workers[i].device;
-        char name[64];
-        snprintf(name, sizeof name, "cpu device %u, prover worker %zu", g->ordinal, i);
+        char name[224];
+        if (sn.gpu && g->ordinal < sn.n_devs) {
+            const backend_device_stats *d = &sn.devs[g->ordinal];
+            snprintf(name, sizeof name, "%s, prover worker %zu", d->label, i);
+            g->vram_total_bytes = d->mem_total_bytes;
+            g->vram_free_bytes = d->mem_free_bytes == BACKEND_MEM_UNKNOWN ? 0 : d->mem_free_bytes;
+        } else {
+            snprintf(name, sizeof name, "cpu device %u, prover worker %zu", g->ordinal, i);
+        }
         g->name = dup_or_empty(name);
         if (sn.workers[i].request_id) {
             g->current_job_id = dup_or_empty(sn.workers[i].request_id);
             g->current_proof_kind = dup_or_empty(sn.workers[i].kind);
         }
         resp->gpus[resp->n_gpus++] = g;
+    }
+    for (uint32_t i = 0; i < sn.n_devs; i++) {
+        Cuzk__V1__DeviceStatus *d = calloc(1, sizeof *d);
+        if (!d)
+            break;
+        cuzk__v1__device_status__init(d);
+        const backend_device_stats *x = &sn.devs[i];
+        d->ordinal = i;
+        d->name = dup_or_empty(x->label);
+        d->backend = dup_or_empty(sn.gpu ? "gpu" : "cpu");
+        d->busy_ms = x->busy_ns / 1000000;
+        d->queue_depth = x->in_flight;
+        d->partitions_proved = x->partitions;
+        d->partitions_failed = x->failures;
+        d->cpu_fallbacks = x->fallbacks;
+        d->mem_total_bytes = x->mem_total_bytes;
+        d->mem_free_bytes = x->mem_free_bytes == BACKEND_MEM_UNKNOWN ? 0 : x->mem_free_bytes;
+        d->bases_bytes = x->bases_bytes;
+        d->bases_budget_bytes = x->bases_budget_bytes;
+        d->bases_resident = x->bases_resident;
+        d->bases_evictions = x->bases_evictions;
+        resp->devices[resp->n_devices++] = d;
     }
     for (size_t i = 0; i < sn.n_srs; i++) {
         Cuzk__V1__SRSStatus *e = calloc(1, sizeof *e);
@@ -271,6 +314,16 @@ void cuzk_service_free_status(Cuzk__V1__GetStatusResponse *resp)
             free(resp->queues[i]->proof_kind);
         free(resp->queues[i]);
     }
+    for (size_t i = 0; i < resp->n_devices; i++) {
+        if (resp->devices[i]->name != protobuf_c_empty_string)
+            free(resp->devices[i]->name);
+        if (resp->devices[i]->backend != protobuf_c_empty_string)
+            free(resp->devices[i]->backend);
+        free(resp->devices[i]);
+    }
+    free(resp->devices);
+    resp->devices = NULL;
+    resp->n_devices = 0;
     free(resp->gpus);
     free(resp->loaded_srs);
     free(resp->queues);
@@ -308,7 +361,30 @@ char *cuzk_service_metrics_text(cuzk_service *s)
     gauge(f, "cuzk_uptime_seconds", "Seconds since the daemon started.", sn.uptime_s);
     gauge(f, "cuzk_queue_depth", "Jobs waiting for their first partition to start.", sn.queued);
     gauge(f, "cuzk_running_jobs", "Jobs started and not finished.", sn.synthesizing + sn.proving + sn.finishing);
-    gauge(f, "cuzk_gpu_workers", "Prover workers (CPU backend: one device).", sn.es.prover_workers);
+    gauge(f, "cuzk_gpu_workers", "Prover workers (devices x gpu_workers_per_device).", sn.es.prover_workers);
+    static const struct {
+        const char *name, *help, *type;
+    } dm[] = {
+        {"cuzk_device_busy_seconds_total", "Time in device work (uploads, H, MSMs).", "counter"},
+        {"cuzk_device_queue_depth", "Partitions inside prove_start on the device, waiting or running.", "gauge"},
+        {"cuzk_device_partitions_total", "Partitions whose device work completed.", "counter"},
+        {"cuzk_device_failures_total", "Partitions whose device work failed.", "counter"},
+        {"cuzk_device_cpu_fallbacks_total", "Failed partitions proved on the CPU instead.", "counter"},
+        {"cuzk_device_memory_total_bytes", "Device memory.", "gauge"},
+        {"cuzk_device_bases_bytes", "Circuit bases resident on the device.", "gauge"},
+        {"cuzk_device_bases_budget_bytes", "Budget of the resident bases.", "gauge"},
+        {"cuzk_device_bases_evictions_total", "Parameter sets dropped for another circuit (LRU).", "counter"},
+    };
+    for (size_t m = 0; m < sizeof dm / sizeof dm[0]; m++) {
+        fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", dm[m].name, dm[m].help, dm[m].name, dm[m].type);
+        for (uint32_t i = 0; i < sn.n_devs; i++) {
+            const backend_device_stats *x = &sn.devs[i];
+            double v[] = {x->busy_ns / 1e9, x->in_flight, (double)x->partitions, (double)x->failures,
+                          (double)x->fallbacks, (double)x->mem_total_bytes, (double)x->bases_bytes,
+                          (double)x->bases_budget_bytes, (double)x->bases_evictions};
+            fprintf(f, "%s{device=\"%u\",name=\"%s\"} %.17g\n", dm[m].name, i, x->label, v[m]);
+        }
+    }
     gauge(f, "cuzk_retained_results", "Finished results kept for AwaitProof.", (double)sn.retained);
     fprintf(f, "# HELP cuzk_jobs Unfinished jobs by stage of their least advanced partition.\n# TYPE cuzk_jobs gauge\n");
     fprintf(f, "cuzk_jobs{stage=\"queued\"} %u\ncuzk_jobs{stage=\"synthesizing\"} %u\n", sn.queued, sn.synthesizing);
@@ -396,6 +472,20 @@ char *cuzk_service_status_json(cuzk_service *s)
         json_array_append_new(srs, o);
     }
     json_object_set_new(root, "allocations", json_pack("{s:o}", "srs", srs));
+    json_t *devs = json_array();
+    for (uint32_t i = 0; i < sn.n_devs; i++) {
+        const backend_device_stats *x = &sn.devs[i];
+        json_array_append_new(devs, json_pack("{s:i,s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I}", "ordinal", (int)i,
+                                              "name", x->label, "backend", sn.gpu ? "gpu" : "cpu", "busy_secs",
+                                              x->busy_ns / 1e9, "queue_depth", (int)x->in_flight, "partitions",
+                                              (json_int_t)x->partitions, "failures", (json_int_t)x->failures,
+                                              "cpu_fallbacks", (json_int_t)x->fallbacks, "mem_total_bytes",
+                                              (json_int_t)x->mem_total_bytes, "bases_bytes", (json_int_t)x->bases_bytes,
+                                              "bases_budget_bytes", (json_int_t)x->bases_budget_bytes,
+                                              "bases_resident", (int)x->bases_resident, "bases_evictions",
+                                              (json_int_t)x->bases_evictions));
+    }
+    json_object_set_new(root, "devices", devs);
     snapshot_free(&sn);
     char *text = json_dumps(root, JSON_COMPACT);
     json_decref(root);

@@ -169,14 +169,16 @@ int main(void)
                        "socket_mode = \"0600\"\nmax_message_size = \"1MiB\"\nshutdown_grace = \"1500ms\"\n"
                        "result_retention = 90\nmax_jobs = 1_000\n"
                        "[memory]\ntotal_budget = \"2GiB\"\nsafety_margin = 1024\npinned_budget = \"1GiB\"\n"
-                       "[gpus]\ndevices = [0, 1,\n  2, ]\ngpu_workers_per_device = 3\n"
+                       "[gpus]\ndevices = [0, 1,\n  2, ]\ngpu_workers_per_device = 3\nbackend = \"opencl\"\n"
+                       "fallback_to_cpu = true\ndevice_memory_percent = 80\ndevice_memory_limit = \"4GiB\"\n"
+                       "staging_buffer = \"8MiB\"\n"
                        "[synthesis]\npartition_workers = 4\n[pipeline]\nsynthesis_lookahead = 0x10\n"
                        "[logging]\nlevel = \"debug\"\nformat = \"json\"\n"
                        "[[circuits]]\nname = \"a\"\nr1cs = \"/x/a.r1cs\"\nzkey = \"/x/a.zkey\"\n"
                        "[[circuits]]\nname = \"b\\u00e9\"\nr1cs = \"b.r1cs\"\nzkey = \"b.zkey\"\n";
     warnings = 0;
     cuzk_status st = apply(full, &cfg, &err);
-    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:30:"), "non-ASCII name rejected at its line: %s", err.msg);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "t.toml:35:"), "non-ASCII name rejected at its line: %s", err.msg);
     cuzk_config_free(&cfg);
     char good[2048];
     snprintf(good, sizeof good, "%.*s", (int)(strstr(full, "[[circuits]]\nname = \"b") - full), full);
@@ -194,7 +196,11 @@ int main(void)
     CHECK(!strcmp(cfg.log_level, "debug") && cfg.log_json, "logging");
     CHECK(cfg.n_circuits == 2 && !strcmp(cfg.circuits[1].name, "b") && !strcmp(cfg.circuits[0].zkey, "/x/a.zkey"),
           "circuits");
-    CHECK(warnings == 2, "deprecated pinned_budget + no-effect devices: %d warnings", warnings);
+    CHECK(!strcmp(cfg.gpu_backend, "opencl") && cfg.n_gpu_devices == 3 && cfg.gpu_devices[2] == 2 &&
+              cfg.gpu_fallback_to_cpu && cfg.gpu_memory_percent == 80 && cfg.gpu_memory_limit == (4ull << 30) &&
+              cfg.gpu_staging_bytes == (8u << 20),
+          "[gpus] backend keys");
+    CHECK(warnings == 1, "deprecated pinned_budget: %d warnings", warnings);
     cuzk_config_free(&cfg);
 
     expect_error("[daemon]\nlisten = \"x\"\nbogus = 1\n", "t.toml:2:");
@@ -212,6 +218,17 @@ int main(void)
     expect_error("[pipeline]\nfinalizer_threads = 0\n", "t.toml:2: pipeline.finalizer_threads: 0 is out of range (1..256)");
     expect_error("[pipeline]\nfinalizer_threads = 257\n", "(1..256)");
     expect_error("[gpus]\ngpu_threads = 1025\n", "t.toml:2: gpus.gpu_threads: 1025 is out of range (0..1024)");
+    expect_error("[gpus]\nbackend = \"vulkan\"\n", "t.toml:2: gpus.backend: backend 'vulkan' is not one of auto, cpu");
+    expect_error("[gpus]\nbackend = 1\n", "t.toml:2: gpus.backend: expected a string");
+    expect_error("[gpus]\ndevices = 0\n", "t.toml:2: gpus.devices: expected a array");
+    expect_error("[gpus]\ndevices = [0, -1]\n", "gpus.devices: element 1 is not a device index");
+    expect_error("[gpus]\ndevices = [\"0\"]\n", "gpus.devices: element 0 is not a device index");
+    expect_error("[gpus]\ndevices = [1, 2, 1]\n", "gpus.devices: device 1 is listed twice");
+    expect_error("[gpus]\nfallback_to_cpu = \"yes\"\n", "t.toml:2: gpus.fallback_to_cpu: expected a bool");
+    expect_error("[gpus]\ndevice_memory_percent = 0\n", "gpus.device_memory_percent: 0 is out of range (1..100)");
+    expect_error("[gpus]\ndevice_memory_percent = 101\n", "(1..100)");
+    expect_error("[gpus]\ndevice_memory_limit = \"lots\"\n", "t.toml:2: gpus.device_memory_limit: ");
+    expect_error("[gpus]\nstaging_buffer = 4096\n", "gpus.staging_buffer: must be at least 65536 bytes");
     expect_error("[synthesis]\nthreads = 100000\n", "t.toml:2: synthesis.threads: 100000 is out of range (0..1024)");
     expect_error("[daemon]\nresult_retention = \"0\"\n", "t.toml:2: daemon.result_retention: must be at least 1000 ms");
     expect_error("[daemon]\nresult_retention = \"999ms\"\n", "must be at least 1000 ms");

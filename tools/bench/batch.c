@@ -15,6 +15,8 @@
 #include "bench.h"
 #include "cs/r1cs.h"
 #include "cs/wtns.h"
+#include "backends/backends.h"
+#include "backends/cpu.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 
@@ -25,7 +27,27 @@ typedef struct {
     const char *r1cs, *zkey, *wtns;
     const char *sweep;
     int json, quiet;
+    backend_config backend; /* --backend, --device */
+    uint32_t device;
 } batch_opts;
+
+/* The backend of o (--backend, --device) with o's threads and workers a device; NULL after a
+ * message on failure. */
+static backend *open_backend(const batch_opts *o)
+{
+    backend_config bc = o->backend;
+    bc.cpu_threads = o->threads;
+    bc.workers_per_device = o->gw;
+    backend *b = NULL;
+    cuzk_error err = {0};
+    if (backend_open(&bc, &b, &err)) {
+        fprintf(stderr, "cuzk-bench batch: backend: %s\n", err.msg);
+        return NULL;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "cuzk-bench batch: prover backend %s\n", backend_describe(b));
+    return b;
+}
 
 typedef struct {
     const cuzk_circuit_kind *kind;
@@ -136,15 +158,16 @@ static void progress(const batch_opts *o, unsigned done, unsigned total)
 /* One engine run; returns a JSON object (NULL on failure). */
 static json_t *run_engine(const batch_opts *o, circuit_t *c)
 {
-    cuzk_prover_backend be;
-    builtin_cpu_backend(&be, o->threads);
+    backend *bk = open_backend(o);
+    if (!bk)
+        return NULL;
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
     cfg.partition_workers = o->pw;
     cfg.synthesis_lookahead = o->lookahead;
     cfg.gpu_workers_per_device = o->gw;
     cfg.finalizer_threads = o->finalizers;
-    cfg.backend = &be;
+    cfg.backend = backend_table(bk);
     if (o->budget) {
         cfg.memory_budget_auto = false;
         cfg.memory_budget_bytes = o->budget;
@@ -153,6 +176,7 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     cuzk_engine *e;
     if (cuzk_engine_create(&cfg, &e, &err)) {
         fprintf(stderr, "cuzk-bench batch: engine: %s\n", err.msg);
+        backend_close(bk);
         return NULL;
     }
     double *lat = calloc(o->count, sizeof *lat);
@@ -192,6 +216,9 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     cuzk_counter_value ctr[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, ctr);
     cuzk_engine_destroy(e);
+    char desc[1024];
+    snprintf(desc, sizeof desc, "%s", backend_describe(bk));
+    backend_close(bk);
     if (bad || done < o->count) {
         free(lat);
         return NULL;
@@ -211,6 +238,7 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                           "channel_capacity", (int)(o->lookahead > o->pw ? o->lookahead : o->pw),
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
+    json_object_set_new(j, "backend", json_string(desc));
     free(lat);
     return j;
 }
@@ -219,8 +247,10 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
  * prove_finish, verify, in sequence, all threads on each step). */
 static json_t *run_serial(const batch_opts *o, circuit_t *c)
 {
-    cuzk_prover_backend be;
-    builtin_cpu_backend(&be, o->threads);
+    backend *bk = open_backend(o);
+    if (!bk)
+        return NULL;
+    const cuzk_prover_backend be = *backend_table(bk);
     cuzk_error err = {0};
     atomic_bool cancel = false;
     unsigned verified = 0;
@@ -246,6 +276,7 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
             if (st) {
                 fprintf(stderr, "cuzk-bench batch: serial: %s\n", err.msg);
                 free(lat);
+                backend_close(bk);
                 return NULL;
             }
         }
@@ -259,6 +290,8 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
                           elapsed / o->count, "elapsed_s", elapsed, "p50_latency_s", percentile(lat, o->count, 50),
                           "p95_latency_s", percentile(lat, o->count, 95), "peak_rss_bytes",
                           (json_int_t)bench_peak_rss());
+    json_object_set_new(r, "backend", json_string(backend_describe(bk)));
+    backend_close(bk);
     free(lat);
     return r;
 }
@@ -334,7 +367,8 @@ static const char USAGE[] =
     "usage: cuzk-bench batch [--kind synthetic|r1cs] [--log-constraints K] [--partitions N] [--count C]\n"
     "                        [-j J] [--partition-workers PW] [--gpu-workers GW] [--lookahead L]\n"
     "                        [--threads T] [--finalizers F] [--budget BYTES] [--sweep-pw 1,2,4,8]\n"
-    "                        [--r1cs F --zkey F --wtns F] [--json] [--quiet]\n"
+    "                        [--r1cs F --zkey F --wtns F] [--backend auto|cpu|cuda|opencl] [--device N]\n"
+    "                        [--json] [--quiet]\n"
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
     "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n";
 
@@ -390,10 +424,21 @@ int bench_batch(int argc, char **argv)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     batch_opts o = {"synthetic", 12, 2, 4, 2, 2, 1, 1, ncpu > 0 ? (unsigned)ncpu : 1, 2, 0, NULL, NULL, NULL, NULL,
-                    0, 0};
+                    0, 0, {0}, 0};
+    backend_config_default(&o.backend);
     int bad = 0;
     for (int i = 1; i < argc && !bad; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        cuzk_error be;
+        int taken = backend_config_flag(&o.backend, &o.device, a, v, &be);
+        if (taken < 0) {
+            fprintf(stderr, "cuzk-bench batch: %s\n%s", be.msg, USAGE);
+            return 2;
+        }
+        if (taken) {
+            i++;
+            continue;
+        }
         if (!strcmp(a, "--json"))
             o.json = 1;
         else if (!strcmp(a, "--quiet"))

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "backends/backends.h"
+#include "backends/gpu_msm_stub.h"
 #include "bench.h"
 #include "curve/pairing.h"
 #include "field/cpu.h"
@@ -93,6 +95,32 @@ static double time_g1_madd(const g1_affine_t *bases)
     }
 TIME_MSM(g1)
 TIME_MSM(g2)
+
+/* ms of one device G1 MSM (gpu_msm_g1_host: host scalars, bases resident), min over `reps`
+ * runs; *same: its result equals the CPU's. -1 on a device error (printed). */
+static double time_gpu_msm(gpu_queue *q, const gpu_msm_bases *bases, const g1_affine_t *b, const uint64_t *s,
+                           size_t n, int reps, bool *same)
+{
+    double best = 1e30;
+    g1_jac_t got, want;
+    cuzk_error err = {0};
+    for (int r = 0; r < reps; r++) {
+        double t = bench_now();
+        if (gpu_msm_g1_host(q, bases, 0, (const uint8_t *)s, n, &got, &err)) {
+            fprintf(stderr, "cuzk-bench micro: device MSM: %s\n", err.msg);
+            return -1;
+        }
+        double d = bench_now() - t;
+        best = d < best ? d : best;
+    }
+    msm_opts_t o = {.threads = 0};
+    msm_g1(&want, b, s, n, &o, NULL);
+    g1_affine_t ga, wa;
+    g1_affine_from_jac(&ga, &got);
+    g1_affine_from_jac(&wa, &want);
+    *same = !memcmp(&ga, &wa, sizeof ga);
+    return best * 1e3;
+}
 
 static double time_ntt(unsigned log2_n, unsigned threads, int reps)
 {
@@ -247,14 +275,30 @@ static void time_pairing(pairing_times_t *pt, int reps, uint64_t *seed)
 int bench_micro(int argc, char **argv)
 {
     int quick = 0, json = 0;
+    backend_config bc;
+    backend_config_default(&bc);
+    bc.kind = BACKEND_CPU;
+    uint32_t device = 0;
     for (int i = 1; i < argc; i++) {
+        cuzk_error be;
+        int taken = backend_config_flag(&bc, &device, argv[i], i + 1 < argc ? argv[i + 1] : NULL, &be);
+        if (taken < 0) {
+            fprintf(stderr, "cuzk-bench micro: %s\n", be.msg);
+            return 2;
+        }
+        if (taken) {
+            i++;
+            continue;
+        }
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            puts("usage: cuzk-bench micro [--quick] [--json]\n"
+            puts("usage: cuzk-bench micro [--quick] [--json] [--backend auto|cpu|cuda|opencl] [--device N]\n"
                  "  per-operation timings (1 and 2 threads); --quick caps sizes at 2^16;\n"
+                 "  --backend (default cpu: none): also the G1 MSM rows on that backend's device, beside the\n"
+                 "  CPU's in the same run, each result checked against the CPU's (keys gpu_msm_g1*);\n"
                  "  --json: the table goes to stderr and stdout carries one JSON object\n"
                  "environment: CUZK_CPU=portable|adx|ifma (the back end measured, reported as\n"
                  "  cpu_backend); MSM_SCALARS=random,bool90 (default both): G1 MSM rows with random\n"
@@ -262,7 +306,8 @@ int bench_micro(int argc, char **argv)
                  "  witness-aware MSM (keys msm_g1_bool90_*)");
             return 0;
         } else {
-            fprintf(stderr, "cuzk-bench micro: unknown option '%s' (use --quick, --json)\n", argv[i]);
+            fprintf(stderr, "cuzk-bench micro: unknown option '%s' (use --quick, --json, --backend, --device)\n",
+                    argv[i]);
             return 2;
         }
     }
@@ -319,6 +364,45 @@ int bench_micro(int argc, char **argv)
         json_object_set_new(j, key, json_real(ms));
         fflush(out);
     }
+    backend *gb = NULL;
+    cuzk_error gerr = {0};
+    if (bc.kind != BACKEND_CPU && backend_open(&bc, &gb, &gerr)) {
+        fprintf(stderr, "cuzk-bench micro: backend: %s\n", gerr.msg);
+        return 2;
+    }
+    gpu_device *gdev = gb ? backend_gpu_device(gb, 0) : NULL;
+    if (gb && !gdev)
+        fprintf(out, "backend %s: no device, no device rows\n", backend_describe(gb));
+    if (gdev) {
+        gpu_queue *q = NULL;
+        gpu_msm_bases *gbases = NULL;
+        if (gpu_queue_create(gdev, &q, &gerr) || gpu_msm_bases_upload(q, b1, nmax, &gbases, &gerr)) {
+            fprintf(stderr, "cuzk-bench micro: %s\n", gerr.msg);
+        } else {
+            json_object_set_new(j, "gpu_device", json_string(gpu_device_label(gdev)));
+            for (unsigned lg = 16; lg <= max_log; lg += 2)
+                for (int bool90 = 0; bool90 <= 1; bool90++) {
+                    if (bool90 ? !want_bool90 : !want_random)
+                        continue;
+                    bool same = false;
+                    double ms = time_gpu_msm(q, gbases, b1, bool90 ? sb : s, (size_t)1 << lg, lg >= 20 ? 1 : 3, &same);
+                    if (ms < 0)
+                        break;
+                    fprintf(out, "GPU G1 MSM%s 2^%-2u %-20.20s %10.1f ms  %8.1f ns/point%s\n", bool90 ? " bool90" : "",
+                            lg, gpu_device_label(gdev), ms, ms * 1e6 / (double)((size_t)1 << lg),
+                            same ? "" : "  RESULT DIFFERS FROM THE CPU'S");
+                    char key[64];
+                    snprintf(key, sizeof key, "gpu_msm_g1%s_2p%u_ms", bool90 ? "_bool90" : "", lg);
+                    json_object_set_new(j, key, json_real(ms));
+                    snprintf(key, sizeof key, "gpu_msm_g1%s_2p%u_same", bool90 ? "_bool90" : "", lg);
+                    json_object_set_new(j, key, json_boolean(same));
+                    fflush(out);
+                }
+        }
+        gpu_msm_bases_free(gbases);
+        gpu_queue_destroy(q);
+    }
+    backend_close(gb);
     unsigned ntt_max = quick ? 16 : 22;
     for (unsigned lg = quick ? 16 : 20; lg <= ntt_max; lg += 2)
         for (unsigned t = 1; t <= 2; t++) {

@@ -16,6 +16,8 @@
 #include "cli.h"
 #include "common/file_io.h"
 #include "cs/pce.h"
+#include "backends/backends.h"
+#include "backends/cpu.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 #include "engine/filecoin/fc_job.h"
@@ -27,7 +29,7 @@
 
 static const char USAGE_C2[] =
     "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
-    "              [--pce] [--threads N] [-v]\n"
+    "              [--pce] [--threads N] [--backend auto|cpu|cuda|opencl] [--device N] [-v]\n"
     "       cuzk c2 C1FILE --check\n"
     "       cuzk c2 C1FILE --synth-only [--witness-only] [--partition K]\n"
     "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
@@ -47,11 +49,14 @@ static const char USAGE_C2[] =
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
     "  --pce: synthesize through the circuit's pre-compiled constraint evaluator in --cache-dir\n"
     "  (recorded there first when missing, stale or corrupt; witness-only synthesis + sparse products).\n"
+    "  --backend: the prover backend (default auto: CUDA devices, else OpenCL GPUs, else the CPU;\n"
+    "  opencl also takes OpenCL CPU devices such as POCL); --device N: that device of its runtime.\n"
     "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
 
 static const char USAGE_POST[] =
     "usage: cuzk post --kind window|winning --registered-proof ID --miner ACTOR --randomness HEX\n"
     "                 [--partition K] (--check | --synth-only | -o PROOF [--param-cache DIR] [--cache-dir DIR] [--pce])\n"
+    "                 [--threads N] [--backend auto|cpu|cuda|opencl] [--device N]\n"
     "                 VANILLA...\n"
     "       cuzk verify-post (same options, no -o/--check) PROOF VANILLA...\n"
     "  VANILLA: one bincode FallbackPoStSectorProof per file, or a JSON array of base64 strings\n"
@@ -62,6 +67,7 @@ static const char USAGE_POST[] =
 static const char USAGE_SNAP[] =
     "usage: cuzk snap --registered-proof ID --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX\n"
     "                 (--check | --synth-only [--partition K] | -o PROOF [--param-cache DIR] [--cache-dir DIR] [--pce])\n"
+    "                 [--threads N] [--backend auto|cpu|cuda|opencl] [--device N]\n"
     "                 VANILLA...\n"
     "       cuzk verify-snap (same options, no -o/--check) PROOF [VANILLA...]\n"
     "  VANILLA: one bincode PartitionProof per partition in order, or a JSON array of base64\n"
@@ -76,6 +82,8 @@ typedef struct {
     uint32_t synth_partition;
     const char *out, *param_cache, *cache_dir;
     unsigned threads;
+    backend_config backend; /* --backend, --device */
+    uint32_t device;
     fc_job_request req;
     uint8_t rand[32], r_old[32], r_new[32], d_new[32];
     const char *pos[MAX_FILES];
@@ -114,6 +122,7 @@ static int parse(fc_cli *c, int argc, char **argv)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     c->threads = ncpu > 0 ? (unsigned)ncpu : 1;
+    backend_config_default(&c->backend);
     bool has_rp = false, has_kind = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -124,6 +133,14 @@ static int parse(fc_cli *c, int argc, char **argv)
             return usage_error(c, "%s needs a value", a);                                                             \
         i++;                                                                                                          \
     } while (0)
+        cuzk_error be;
+        int taken = c->verify ? 0 : backend_config_flag(&c->backend, &c->device, a, v, &be);
+        if (taken < 0)
+            return usage_error(c, "%s", be.msg);
+        if (taken) {
+            i++;
+            continue;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(c->usage, stdout);
             return -1;
@@ -501,18 +518,26 @@ static int emit_bytes(FILE *f, const void *ctx)
 static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
 {
     cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
-    cuzk_prover_backend backend;
-    builtin_cpu_backend(&backend, c->threads);
+    cuzk_error err = {0};
+    c->backend.cpu_threads = c->threads;
+    backend *be = NULL;
+    cuzk_status st = backend_open(&c->backend, &be, &err);
+    if (st) {
+        err.code = st;
+        return cli_fail(c->cmd, &err);
+    }
+    if (c->verbose)
+        fprintf(stderr, "cuzk %s: prover backend %s\n", c->cmd, backend_describe(be));
     cuzk_engine_config ec;
     cuzk_engine_config_default(&ec);
     ec.partition_workers = 1;
     ec.finalizer_threads = 1;
     ec.gpu_workers_per_device = 1;
-    ec.backend = &backend;
+    ec.backend = backend_table(be);
     cuzk_engine *e = NULL;
-    cuzk_error err = {0};
-    cuzk_status st = cuzk_engine_create(&ec, &e, &err);
+    st = cuzk_engine_create(&ec, &e, &err);
     if (st) {
+        backend_close(be);
         err.code = st;
         return cli_fail(c->cmd, &err);
     }
@@ -528,6 +553,7 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
         if (st) {
             fc_pce_destroy(pce);
             cuzk_engine_destroy(e);
+            backend_close(be);
             err.code = st;
             return cli_fail(c->cmd, &err);
         }
@@ -572,6 +598,7 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
     cuzk_job_result_free(&res);
     fc_pce_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
     cuzk_engine_destroy(e);
+    backend_close(be);
     if (st) {
         err.code = st;
         return cli_fail(c->cmd, &err);

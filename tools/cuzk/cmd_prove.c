@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/backends.h"
 #include "cli.h"
 #include "common/file_io.h"
 #include "cs/r1cs.h"
@@ -13,31 +14,65 @@
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_check.h"
 #include "groth16/zkey_params.h"
+#include "engine/builtin/builtin.h"
 
 static const char USAGE[] =
-    "usage: cuzk prove [--threads N] [-v] [--r1cs circuit.r1cs] <circuit.zkey> <witness.wtns> <proof.json> "
-    "<public.json>\n"
+    "usage: cuzk prove [--threads N] [-v] [--r1cs circuit.r1cs] [--backend auto|cpu|cuda|opencl] [--device N]\n"
+    "                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "  --r1cs FILE  the circuit: check the key against it and the witness against every\n"
     "               constraint before proving (the first failing constraint is named).\n"
     "               Without it, a witness is checked only through the proof's self-check:\n"
-    "               a .zkey stores no C coefficients.\n";
+    "               a .zkey stores no C coefficients.\n"
+    "  --backend    the prover backend (default auto: CUDA devices, else OpenCL GPUs, else the CPU;\n"
+    "               opencl also takes OpenCL CPU devices such as POCL); --device N: that device.\n";
 
-/* Take "--r1cs FILE" out of argv (cli_parse knows only the common options). Returns false
- * when the value is missing. */
-static bool take_r1cs(int *argc, char **argv, const char **r1cs)
+/* Take "--r1cs FILE", "--backend KIND" and "--device N" out of argv (cli_parse knows only the
+ * common options). Returns false, with a message on stderr, on a missing or bad value. */
+static bool take_own(int *argc, char **argv, const char **r1cs, backend_config *bc, uint32_t *device)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
+        const char *v = i + 1 < *argc ? argv[i + 1] : NULL;
+        cuzk_error err;
+        int taken = backend_config_flag(bc, device, argv[i], v, &err);
+        if (taken < 0) {
+            fprintf(stderr, "%s: %s\n%s", argv[0], err.msg, USAGE);
+            return false;
+        }
+        if (taken) {
+            i++;
+            continue;
+        }
         if (strcmp(argv[i], "--r1cs")) {
             argv[out++] = argv[i];
             continue;
         }
-        if (i + 1 >= *argc)
+        if (!v) {
+            fprintf(stderr, "%s: --r1cs needs a file\n%s", argv[0], USAGE);
             return false;
+        }
         *r1cs = argv[++i];
     }
     *argc = out;
     return true;
+}
+
+/* The split prove through the chosen backend (engine/backend.h), as the engine drives it. */
+static cuzk_status prove_on(backend *be, const groth16_params_t *pk, groth16_assignment_t *asg,
+                            groth16_proof_t *proof, double *t_start, cuzk_error *err)
+{
+    const cuzk_prover_backend *t = backend_table(be);
+    builtin_assignment as = {.g = *asg};
+    void *pending = NULL;
+    cuzk_status st = t->prove_start(t->ctx, 0, pk, &as, NULL, &pending, err);
+    groth16_assignment_free_abc(asg); /* ours: no release callback given */
+    *t_start = cli_now_ms();
+    uint8_t bytes[CUZK_PROOF_BYTES];
+    if (!st)
+        st = t->prove_finish(t->ctx, pending, bytes, err);
+    if (!st)
+        st = groth16_proof_from_bytes(proof, bytes, err);
+    return st;
 }
 
 /* Verify the new proof with the key's own verification key before writing it (four
@@ -100,15 +135,17 @@ static cuzk_status diagnose(const zkey_t *z, const char *r1cs, unsigned threads,
 int cmd_prove(int argc, char **argv)
 {
     const char *r1cs_path = NULL;
-    if (!take_r1cs(&argc, argv, &r1cs_path)) {
-        fprintf(stderr, "%s: --r1cs needs a file\n%s", argv[0], USAGE);
+    backend_config bc;
+    backend_config_default(&bc);
+    uint32_t device = 0;
+    if (!take_own(&argc, argv, &r1cs_path, &bc, &device))
         return CLI_ERROR;
-    }
     cli_opts o;
     int rc = cli_parse(argc, argv, USAGE, 4, &o);
     if (rc)
         return rc == -1 ? CLI_OK : CLI_ERROR;
     cuzk_error err = {0};
+    bc.cpu_threads = o.threads;
     if (!cli_outputs_distinct("prove", &o, 2))
         return CLI_ERROR;
     for (int i = 2; r1cs_path && i < 4; i++)
@@ -116,11 +153,20 @@ int cmd_prove(int argc, char **argv)
             fprintf(stderr, "cuzk prove: error: output %s is the input %s\n", o.pos[i], r1cs_path);
             return CLI_ERROR;
         }
+    /* the backend first (device discovery, kernel build), so the timings below are the proof's */
+    backend *be = NULL;
+    double t_open = cli_now_ms();
+    if (backend_open(&bc, &be, &err))
+        return cli_fail("prove", &err);
+    if (o.verbose)
+        fprintf(stderr, "prove: backend %s, opened in %.1f ms\n", backend_describe(be), cli_now_ms() - t_open);
     zkey_t z;
     wtns_t w = {0};
     double t0 = cli_now_ms();
-    if (zkey_read_file(&z, o.pos[0], 0, &err))
+    if (zkey_read_file(&z, o.pos[0], 0, &err)) {
+        backend_close(be);
         return cli_fail("prove", &err);
+    }
     double t1 = cli_now_ms();
     cuzk_status st = wtns_read_file(&w, o.pos[1], &err);
     if (!st)
@@ -145,17 +191,10 @@ int cmd_prove(int argc, char **argv)
     if (!st) {
         groth16_zkey_abc(&z, w.w, asg.a, asg.b, asg.c);
         t3 = cli_now_ms();
-        fr_t r, s;
-        groth16_pending_t *p = NULL;
-        st = groth16_random_rs(&r, &s, &err);
-        if (!st)
-            st = groth16_prove_start(&pk, &asg, &r, &s, o.threads, &p, &err);
-        groth16_assignment_free_abc(&asg);
-        t4 = cli_now_ms();
-        if (!st)
-            st = groth16_prove_finish(p, o.threads, &proof, &err);
+        st = prove_on(be, &pk, &asg, &proof, &t4, &err);
         t5 = cli_now_ms();
     }
+    backend_close(be);
     if (!st && (st = self_check(&pk.vk, w.w + 1, z.n_public, &proof, &err)) == CUZK_E_VERIFY_FAILED)
         st = diagnose(&z, r1cs_path, o.threads, &err);
     if (!st)

@@ -1,10 +1,11 @@
-/* The engine's built-in plug-ins (engine/kind.h, engine/backend.h) on top of the Groth16
- * layer: the CPU prover backend, two circuit kinds and the matching verify hook.
+/* The engine's built-in circuit kinds (engine/kind.h) on top of the Groth16 layer: two
+ * circuit kinds and the matching verify hooks.
  *
- * Assignment layout shared by the kinds and the backend: builtin_assignment (below). The
- * kinds allocate it and own it throughout; the backend's prove_start hands a copy of its
- * groth16_assignment_t to groth16_prove_start with the engine's release callback, which
- * runs builtin_release_abc once H is done; the witness stays until free_assignment.
+ * Assignment layout shared by the kinds and the prover backends (src/backends):
+ * builtin_assignment (below). The kinds allocate it and own it throughout; a backend's
+ * prove_start reports a/b/c done with through the engine's release callback, which runs
+ * builtin_release_abc (CPU: once H is done; GPU: once a/b/c are on the device); the witness
+ * stays until free_assignment.
  *
  * Kinds:
  *   "synthetic"  a built-in circuit of 2^k rows: constraints y_{i+1} = (y_i + i + 1) * y_i
@@ -40,14 +41,6 @@ typedef struct {
 /* kind.release_abc of builtin_assignment (also of layouts that begin with one): frees
  * g.a, g.b, g.c and sets them to NULL. Idempotent. */
 void builtin_release_abc(void *ctx, void *assignment);
-
-/* ---- CPU backend ---- */
-
-/* Fill *out with the CPU backend: one device; prove_start/prove_finish use `threads`
- * threads each (>= 1). `params` passed by the engine must be a `const groth16_params_t *`;
- * assignments must be builtin_assignment. r and s come from getrandom. The struct is
- * plain data (ctx holds the thread count by value); no cleanup needed. */
-void builtin_cpu_backend(cuzk_prover_backend *out, unsigned threads);
 
 /* ---- synthetic kind ---- */
 

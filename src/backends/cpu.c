@@ -1,4 +1,7 @@
-/* CPU prover backend: the engine's split prove on groth16_prove_start/finish. */
+/* CPU prover backend: the engine's split prove on groth16_prove_start/finish; contract in
+ * cpu.h. */
+#include "backends/cpu.h"
+
 #include <stdint.h>
 
 #include "engine/builtin/builtin.h"
@@ -16,23 +19,29 @@ static unsigned threads_of(void *ctx)
     return (unsigned)(uintptr_t)ctx;
 }
 
+cuzk_status backend_cpu_prove_start(unsigned threads, const groth16_params_t *params, const builtin_assignment *as,
+                                    const cuzk_release_cb *rel, const fr_t *r, const fr_t *s,
+                                    groth16_pending_t **pending, cuzk_error *err)
+{
+    /* a/b/c stay the kind's (engine/backend.h): groth16_prove_start overwrites them and reports
+     * them done with, after the H MSM, through rel */
+    groth16_assignment_t g = as->g;
+    g.release_abc = rel ? *rel : (cuzk_release_cb){0};
+    return as->compact.aux ? groth16_prove_start_compact(params, &g, &as->compact, r, s, threads, pending, err)
+                           : groth16_prove_start(params, &g, r, s, threads, pending, err);
+}
+
 static cuzk_status start(void *ctx, uint32_t device, const void *params, const void *assignment,
                          const cuzk_release_cb *rel, void **pending, cuzk_error *err)
 {
     (void)device;
     *pending = NULL;
-    /* a/b/c stay the kind's (backend.h): groth16_prove_start overwrites them and reports
-     * them done with, after the H MSM, through the engine's callback */
-    const builtin_assignment *as = assignment;
-    groth16_assignment_t g = as->g;
-    g.release_abc = rel ? *rel : (cuzk_release_cb){0};
     fr_t r, s;
     cuzk_status st = groth16_random_rs(&r, &s, err);
     if (st)
         return st;
     groth16_pending_t *p = NULL;
-    st = as->compact.aux ? groth16_prove_start_compact(params, &g, &as->compact, &r, &s, threads_of(ctx), &p, err)
-                         : groth16_prove_start(params, &g, &r, &s, threads_of(ctx), &p, err);
+    st = backend_cpu_prove_start(threads_of(ctx), params, assignment, rel, &r, &s, &p, err);
     *pending = p;
     return st;
 }
@@ -46,7 +55,7 @@ static cuzk_status finish(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_BYT
     return st;
 }
 
-void builtin_cpu_backend(cuzk_prover_backend *out, unsigned threads)
+void backend_cpu_init(cuzk_prover_backend *out, unsigned threads)
 {
     *out = (cuzk_prover_backend){
         .name = "cpu",

@@ -1,0 +1,171 @@
+/* The circuits' G1 query bases resident on a device, charged to its budget, least recently
+ * used dropped first; see gpu_internal.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/gpu_internal.h"
+#include "engine/log.h"
+
+/* FNV-1a over a few points of every query, so that a new parameter set loaded at the address
+ * of a freed one is not taken for it. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t fingerprint(const groth16_params_t *pp)
+{
+    const g1_affine_t *q[4] = {pp->h, pp->l, pp->a, pp->b_g1};
+    size_t n[4] = {pp->n_h, pp->n_l, pp->n_a, pp->n_b};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 4; i++) {
+        h = fnv(h, &n[i], sizeof n[i]);
+        if (n[i]) {
+            h = fnv(h, &q[i][0], sizeof(g1_affine_t));
+            h = fnv(h, &q[i][n[i] / 2], sizeof(g1_affine_t));
+            h = fnv(h, &q[i][n[i] - 1], sizeof(g1_affine_t));
+        }
+    }
+    return h;
+}
+
+static uint64_t bytes_needed(const groth16_params_t *pp)
+{
+    return (uint64_t)(pp->n_h + pp->n_l + pp->n_a + pp->n_b) * sizeof(g1_affine_t);
+}
+
+static void resident_free(gpu_resident *r)
+{
+    gpu_msm_bases_free(r->h);
+    gpu_msm_bases_free(r->l);
+    gpu_msm_bases_free(r->a);
+    gpu_msm_bases_free(r->b_g1);
+    free(r);
+}
+
+static void unlink_resident(gpu_dev *d, gpu_resident *r)
+{
+    for (gpu_resident **pp = &d->residents; *pp; pp = &(*pp)->next)
+        if (*pp == r) {
+            *pp = r->next;
+            break;
+        }
+    d->bases_bytes -= r->bytes;
+    d->n_resident--;
+}
+
+static cuzk_status upload(gpu_dev *d, gpu_queue *q, gpu_resident *r, cuzk_error *err)
+{
+    const groth16_params_t *pp = r->params;
+    cuzk_status st = gpu_fail_check(d->fail, GPU_FAIL_BASES, d->pos, d->label, err);
+    if (!st)
+        st = gpu_msm_bases_upload(q, pp->h, pp->n_h, &r->h, err);
+    if (!st)
+        st = gpu_msm_bases_upload(q, pp->l, pp->n_l, &r->l, err);
+    if (!st)
+        st = gpu_msm_bases_upload(q, pp->a, pp->n_a, &r->a, err);
+    if (!st)
+        st = gpu_msm_bases_upload(q, pp->b_g1, pp->n_b, &r->b_g1, err);
+    return st;
+}
+
+cuzk_status gpu_bases_acquire(gpu_dev *d, gpu_queue *q, const groth16_params_t *pp, gpu_resident **out,
+                              cuzk_error *err)
+{
+    uint64_t fp = fingerprint(pp), need = bytes_needed(pp);
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        gpu_resident *r = d->residents;
+        while (r && !(r->params == pp && r->fingerprint == fp))
+            r = r->next;
+        if (r && r->loading) {
+            pthread_cond_wait(&d->cv, &d->mu);
+            continue;
+        }
+        if (r) {
+            r->users++;
+            r->last_use = ++d->tick;
+            pthread_mutex_unlock(&d->mu);
+            *out = r;
+            return CUZK_OK;
+        }
+        if (need > d->bases_budget) {
+            pthread_mutex_unlock(&d->mu);
+            return cuzk_fail(err, CUZK_E_NOMEM,
+                             "%s: the circuit's bases need %llu bytes, the device's bases budget is %llu "
+                             "([gpus] device_memory_fraction / device_memory_limit)",
+                             d->label, (unsigned long long)need, (unsigned long long)d->bases_budget);
+        }
+        bool waited = false;
+        while (d->bases_bytes + need > d->bases_budget) {
+            gpu_resident *victim = NULL;
+            for (gpu_resident *v = d->residents; v; v = v->next)
+                if (!v->users && !v->loading && (!victim || v->last_use < victim->last_use))
+                    victim = v;
+            if (!victim) { /* every resident set is in use: wait for one to be released */
+                pthread_cond_wait(&d->cv, &d->mu);
+                waited = true;
+                break;
+            }
+            unlink_resident(d, victim);
+            d->evictions++;
+            cuzk_log(CUZK_LOG_INFO, "%s: dropped resident bases (%llu bytes, least recently used) for a circuit of "
+                                    "%llu bytes", d->label, (unsigned long long)victim->bytes,
+                     (unsigned long long)need);
+            resident_free(victim);
+        }
+        if (waited)
+            continue;
+        r = calloc(1, sizeof *r);
+        if (!r) {
+            pthread_mutex_unlock(&d->mu);
+            return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for a resident bases record", d->label);
+        }
+        *r = (gpu_resident){.params = pp, .fingerprint = fp, .bytes = need, .last_use = ++d->tick, .users = 1,
+                            .loading = true, .next = d->residents};
+        d->residents = r;
+        d->bases_bytes += need;
+        d->n_resident++;
+        pthread_mutex_unlock(&d->mu);
+
+        cuzk_status st = upload(d, q, r, err);
+
+        pthread_mutex_lock(&d->mu);
+        r->loading = false;
+        if (st) {
+            unlink_resident(d, r);
+            resident_free(r);
+            r = NULL;
+        } else {
+            cuzk_log(CUZK_LOG_INFO, "%s: bases of a circuit resident (%llu bytes; %llu of %llu in use)", d->label,
+                     (unsigned long long)need, (unsigned long long)d->bases_bytes,
+                     (unsigned long long)d->bases_budget);
+        }
+        pthread_cond_broadcast(&d->cv);
+        pthread_mutex_unlock(&d->mu);
+        *out = r;
+        return st;
+    }
+}
+
+void gpu_bases_release(gpu_dev *d, gpu_resident *r)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&d->mu);
+    r->users--;
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->mu);
+}
+
+void gpu_bases_free_all(gpu_dev *d)
+{
+    while (d->residents) {
+        gpu_resident *r = d->residents;
+        unlink_resident(d, r);
+        resident_free(r);
+    }
+}

@@ -1,0 +1,108 @@
+/* Internal to src/backends: the GPU backend's per-device state, shared by gpu.c (the prove),
+ * gpu_bases.c (resident bases), gpu_fail.c (injected failures) and backends.c (the choice). */
+#ifndef CUZK_BACKENDS_GPU_INTERNAL_H
+#define CUZK_BACKENDS_GPU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "backends/backends.h"
+#include "backends/gpu_msm_stub.h"
+#include "gpu/ntt.h"
+#include "gpu/runtime.h"
+#include "groth16/groth16.h"
+
+/* ---- injected failures (gpu_fail.c) ---- */
+typedef enum { GPU_FAIL_NONE = 0, GPU_FAIL_OPEN, GPU_FAIL_BASES, GPU_FAIL_UPLOAD, GPU_FAIL_H, GPU_FAIL_MSM } gpu_fail_stage;
+
+typedef struct {
+    gpu_fail_stage stage;
+    int device;             /* -1: any */
+    atomic_long remaining;  /* < 0: always */
+} gpu_fail_hook;
+
+/* Parse "STAGE[:DEVICE[:COUNT]]" (backends.h); NULL or "" is no hook. */
+cuzk_status gpu_fail_parse(const char *spec, gpu_fail_hook *out, cuzk_error *err);
+/* CUZK_E_DEVICE "LABEL: injected failure at STAGE (CUZK_GPU_FAIL)" when the hook fires for
+ * (stage, device), else CUZK_OK. */
+cuzk_status gpu_fail_check(gpu_fail_hook *h, gpu_fail_stage stage, uint32_t device, const char *label,
+                           cuzk_error *err);
+
+/* ---- resident bases (gpu_bases.c) ---- */
+
+/* The G1 query bases of one parameter set on one device. */
+typedef struct gpu_resident {
+    const groth16_params_t *params; /* identity: the pointer and the fingerprint */
+    uint64_t fingerprint;
+    gpu_msm_bases *h, *l, *a, *b_g1;
+    uint64_t bytes;
+    uint64_t last_use;
+    uint32_t users;
+    bool loading;
+    struct gpu_resident *next;
+} gpu_resident;
+
+struct gpu_dev;
+/* The resident bases of params on d, uploaded through q (evicting idle ones, least recently
+ * used first, to fit the budget) when not resident; marks them used until gpu_bases_release.
+ * Errors: CUZK_E_NOMEM naming the device when they can never fit the budget, upload errors. */
+cuzk_status gpu_bases_acquire(struct gpu_dev *d, gpu_queue *q, const groth16_params_t *params, gpu_resident **out,
+                              cuzk_error *err);
+void gpu_bases_release(struct gpu_dev *d, gpu_resident *r);
+/* Free every resident set (the device is closing: no user left). */
+void gpu_bases_free_all(struct gpu_dev *d);
+
+/* ---- devices ---- */
+
+/* One worker's device resources, reused across partitions. */
+typedef struct {
+    bool busy;
+    gpu_queue *q;
+    gpu_host_buffer *stage[2]; /* pinned staging halves */
+    gpu_event *stage_done[2];  /* the upload that last read each half */
+    gpu_buffer *abc[3];        /* a, b, c on the device */
+    size_t abc_bytes;          /* size of each */
+} gpu_slot;
+
+#define GPU_MAX_SLOTS 64
+
+typedef struct gpu_dev {
+    uint32_t pos; /* position in the backend's device list (the engine's device number) */
+    gpu_device *dev;
+    const char *label;
+    gpu_ntt_cache *ntt;
+    uint64_t mem_total;
+    pthread_mutex_t mu; /* slots, residents, counters below; never held across device work */
+    pthread_cond_t cv;
+    gpu_slot slots[GPU_MAX_SLOTS];
+    unsigned nslots;
+    gpu_resident *residents;
+    uint64_t bases_bytes, bases_budget, evictions, tick;
+    uint32_t n_resident;
+    uint64_t busy_ns, partitions, failures, fallbacks;
+    uint32_t in_flight;
+    gpu_fail_hook *fail;
+} gpu_dev;
+
+/* The GPU backend (gpu.c). */
+typedef struct {
+    cuzk_prover_backend cpu; /* prove_finish */
+    unsigned cpu_threads;
+    gpu_dev *devs;
+    uint32_t ndevs;
+    bool fallback;
+    size_t staging_bytes;
+    unsigned max_slots;
+    gpu_fail_hook fail;
+    bool fixed_rs;
+    fr_t r, s;
+} gpu_backend;
+
+/* Open the listed devices of runtime rt into *out (cfg's budget, staging, hooks). */
+cuzk_status gpu_backend_open(gpu_runtime rt, const unsigned *indices, size_t n, const backend_config *cfg,
+                             gpu_backend **out, cuzk_error *err);
+void gpu_backend_close(gpu_backend *g);
+/* The table over g (ctx = g). */
+void gpu_backend_table(gpu_backend *g, cuzk_prover_backend *out);
+
+#endif

@@ -1,0 +1,401 @@
+/* The GPU prover backend (src/backends) on every OpenCL device (POCL on the CPU in CI; a clean
+ * skip, exit 77, where none exists), against the CPU backend as the independent oracle: the
+ * CPU path (groth16_prove_start, itself checked against snarkjs / the verifier) with the same
+ * fixed r, s must give the same 192 bytes, and every proof must verify.
+ *   - the synthetic circuit at two sizes, plain and compact witnesses, several partitions;
+ *   - two workers of one device proving at once;
+ *   - the resident bases: uploaded once per parameter set, the least recently used dropped under
+ *     a tiny per-device budget (counted in the stats), a set larger than the budget refused
+ *     with the device named;
+ *   - injected device failures (the fail hook): a job error naming the device, the next
+ *     partition fine; with fallback_to_cpu the partition proved on the CPU, byte-identical;
+ *   - configuration errors: unknown backend / device / fail hook.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backends.h"
+#include "backends/cpu.h"
+#include "check.h"
+#include "gpu/runtime.h"
+#include "engine/builtin/builtin.h"
+
+
+/* The runtime under test: OpenCL, or CUDA with CUZK_GPU_TEST_RUNTIME=cuda (tests/gpu/device-check.sh
+ * on an NVIDIA GPU); dev0 is its first device's label prefix. */
+static const char *dev0 = "opencl:0";
+static backend_kind runtime_kind(void)
+{
+    const char *rt = getenv("CUZK_GPU_TEST_RUNTIME");
+    if (rt && !strcmp(rt, "cuda")) {
+        dev0 = "cuda:0";
+        return BACKEND_CUDA;
+    }
+    return BACKEND_OPENCL;
+}
+
+static fr_t R, S;
+static atomic_bool no_cancel;
+
+typedef struct {
+    builtin_synthetic *syn;
+    const cuzk_circuit_kind *kind;
+    const groth16_params_t *pp;
+    const cuzk_verify_hook *vh;
+    builtin_synthetic_input in;
+} circuit;
+
+static void circuit_make(circuit *c, unsigned log2)
+{
+    cuzk_error err = {0};
+    cuzk_status st = builtin_synthetic_create(log2, 2, &c->syn, &err);
+    CHECK(!st, "synthetic 2^%u: %s", log2, err.msg);
+    if (st)
+        exit(check_summary("gpu_backend"));
+    c->kind = builtin_synthetic_kind(c->syn);
+    c->pp = builtin_synthetic_params(c->syn);
+    c->vh = builtin_synthetic_verify_hook(c->syn);
+    c->in.seed = 1000 + log2;
+}
+
+/* The aux witness of a plain assignment as a compact one (the Filecoin kinds' form). */
+static void make_compact(builtin_assignment *as, const groth16_params_t *pp, cs_witness *aux)
+{
+    memset(aux, 0, sizeof *aux);
+    for (size_t i = 0; i < pp->n_aux; i++)
+        CHECK(cs_witness_push(aux, &as->w[pp->n_inputs + i]), "cs_witness_push");
+    as->compact.inputs = as->w;
+    as->compact.aux = aux;
+    as->g.w = NULL;
+}
+
+static builtin_assignment *synth(const circuit *c, uint32_t partition)
+{
+    void *a = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = c->kind->synthesize(c->kind->ctx, &c->in, partition, &no_cancel, &a, &err);
+    CHECK(!st && a, "synthesize %u: %s", partition, err.msg);
+    return a;
+}
+
+/* The CPU oracle's proof bytes of partition p with R, S. */
+static void cpu_proof(const circuit *c, uint32_t p, bool compact, uint8_t out[CUZK_PROOF_BYTES])
+{
+    builtin_assignment *as = synth(c, p);
+    cs_witness aux;
+    if (compact)
+        make_compact(as, c->pp, &aux);
+    groth16_pending_t *pend = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = backend_cpu_prove_start(2, c->pp, as, NULL, &R, &S, &pend, &err);
+    groth16_proof_t pr;
+    if (!st)
+        st = groth16_prove_finish(pend, 2, &pr, &err);
+    CHECK(!st, "cpu proof: %s", err.msg);
+    groth16_proof_to_bytes(out, &pr);
+    if (compact)
+        cs_witness_free(&aux);
+    c->kind->free_assignment(c->kind->ctx, as);
+}
+
+typedef struct {
+    const cuzk_circuit_kind *kind;
+    void *as;
+    int calls;
+} release_ctx;
+
+static void on_release(void *ctx)
+{
+    release_ctx *r = ctx;
+    r->calls++;
+    r->kind->release_abc(r->kind->ctx, r->as);
+}
+
+static bool fallback_expected; /* the backend under test has fallback_to_cpu */
+
+/* Partition p through backend b on device d as the engine drives it; returns the status of
+ * prove_start (prove_finish must succeed after a successful start). */
+static cuzk_status gpu_proof(backend *b, uint32_t d, const circuit *c, uint32_t p, bool compact,
+                             uint8_t out[CUZK_PROOF_BYTES], cuzk_error *err)
+{
+    const cuzk_prover_backend *t = backend_table(b);
+    builtin_assignment *as = synth(c, p);
+    cs_witness aux;
+    if (compact)
+        make_compact(as, c->pp, &aux);
+    void *pend = NULL;
+    /* the engine's release callback (engine/backend.h): a/b/c freed at most once, inside the
+     * call; the GPU backend releases them once they are on the device */
+    release_ctx rc = {c->kind, as, 0};
+    cuzk_release_cb rel = {on_release, &rc};
+    cuzk_status st = t->prove_start(t->ctx, d, c->pp, as, &rel, &pend, err);
+    CHECK(rc.calls <= 1, "a/b/c released %d times", rc.calls);
+    if (!st && !fallback_expected)
+        CHECK(rc.calls == 1 && !as->g.a, "a/b/c released once they are on the device (%d)", rc.calls);
+    if (!rc.calls)
+        c->kind->release_abc(c->kind->ctx, as);
+    if (!st) {
+        st = t->prove_finish(t->ctx, pend, out, err);
+        CHECK(!st, "prove_finish: %s", err->msg);
+    } else {
+        CHECK(pend == NULL, "failed prove_start left a pending handle");
+    }
+    if (compact)
+        cs_witness_free(&aux);
+    c->kind->free_assignment(c->kind->ctx, as);
+    return st;
+}
+
+static void check_identical(backend *b, const circuit *c, uint32_t p, bool compact, const char *what)
+{
+    uint8_t want[CUZK_PROOF_BYTES], got[CUZK_PROOF_BYTES];
+    cpu_proof(c, p, compact, want);
+    cuzk_error err = {0};
+    cuzk_status st = gpu_proof(b, 0, c, p, compact, got, &err);
+    CHECK(!st, "%s: gpu prove: %s", what, err.msg);
+    if (st)
+        return;
+    CHECK(!memcmp(want, got, sizeof got), "%s partition %u%s: GPU proof differs from the CPU's", what, p,
+          compact ? " (compact)" : "");
+    st = c->vh->verify(c->vh->ctx, &c->in, c->pp, p, got, &err);
+    CHECK(!st, "%s partition %u: GPU proof does not verify: %s", what, p, err.msg);
+}
+
+static backend *open_backend(const char *fail, bool fallback, uint64_t limit, unsigned workers)
+{
+    backend_config cfg;
+    backend_config_default(&cfg);
+    cfg.kind = runtime_kind();
+    cfg.cpu_threads = 2;
+    cfg.workers_per_device = workers;
+    cfg.fallback_to_cpu = fallback;
+    cfg.device_memory_limit = limit;
+    cfg.staging_bytes = 64 << 10; /* several halves per vector: the double buffering runs */
+    cfg.fail = fail ? fail : "";
+    cfg.test_r = &R;
+    cfg.test_s = &S;
+    backend *b = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = backend_open(&cfg, &b, &err);
+    if (st == CUZK_E_UNSUPPORTED && !fail) {
+        printf("SKIP: no OpenCL device: %s\n", err.msg);
+        exit(77);
+    }
+    CHECK(!st, "backend_open: %s", err.msg);
+    if (st)
+        exit(check_summary("gpu_backend"));
+    CHECK(backend_is_gpu(b) && backend_table(b)->name && !strcmp(backend_table(b)->name, "gpu"), "a GPU backend");
+    return b;
+}
+
+static backend_device_stats stats_of(backend *b)
+{
+    backend_device_stats s;
+    cuzk_error err = {0};
+    CHECK(!backend_device_stats_get(b, 0, &s, &err), "stats: %s", err.msg);
+    return s;
+}
+
+typedef struct {
+    backend *b;
+    const circuit *c;
+    uint32_t p;
+    uint8_t proof[CUZK_PROOF_BYTES];
+    cuzk_status st;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    cuzk_error err = {0};
+    j->st = gpu_proof(j->b, 0, j->c, j->p, false, j->proof, &err);
+    return NULL;
+}
+
+static void test_identity(circuit *small, circuit *big)
+{
+    backend *b = open_backend(NULL, false, 0, 2);
+    printf("backend: %s\n", backend_describe(b));
+    for (uint32_t p = 0; p < 2; p++)
+        check_identical(b, small, p, false, "synthetic 2^8");
+    check_identical(b, small, 2, true, "synthetic 2^8");
+    check_identical(b, big, 0, false, "synthetic 2^11");
+    check_identical(b, big, 1, true, "synthetic 2^11");
+    backend_device_stats s = stats_of(b);
+    CHECK(s.partitions == 5 && s.failures == 0 && s.in_flight == 0, "stats: %llu partitions, %llu failures, %u in flight",
+          (unsigned long long)s.partitions, (unsigned long long)s.failures, s.in_flight);
+    CHECK(s.bases_resident == 2 && s.bases_evictions == 0, "2 parameter sets resident, no eviction (got %u, %llu)",
+          s.bases_resident, (unsigned long long)s.bases_evictions);
+    uint64_t want_bytes = 0;
+    const groth16_params_t *pps[2] = {small->pp, big->pp};
+    for (int i = 0; i < 2; i++)
+        want_bytes += (uint64_t)(pps[i]->n_h + pps[i]->n_l + pps[i]->n_a + pps[i]->n_b) * sizeof(g1_affine_t);
+    CHECK(s.bases_bytes == want_bytes, "resident bases %llu bytes, expected %llu", (unsigned long long)s.bases_bytes,
+          (unsigned long long)want_bytes);
+    CHECK(s.busy_ns > 0 && s.mem_total_bytes > 0 && strstr(s.label, dev0), "stats label / busy / memory");
+
+    /* two workers on one device at once */
+    job jobs[2] = {{b, big, 3, {0}, 0}, {b, small, 4, {0}, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, run_job, &jobs[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        uint8_t want[CUZK_PROOF_BYTES];
+        cpu_proof(jobs[i].c, jobs[i].p, false, want);
+        CHECK(!jobs[i].st && !memcmp(want, jobs[i].proof, sizeof want), "concurrent job %d: status %d or bytes differ", i,
+              jobs[i].st);
+    }
+    backend_close(b);
+}
+
+static void test_lru(circuit *small, circuit *big)
+{
+    const groth16_params_t *pb = big->pp, *ps = small->pp;
+    uint64_t big_bytes = (uint64_t)(pb->n_h + pb->n_l + pb->n_a + pb->n_b) * sizeof(g1_affine_t);
+    uint64_t small_bytes = (uint64_t)(ps->n_h + ps->n_l + ps->n_a + ps->n_b) * sizeof(g1_affine_t);
+    /* room for the big set, not for both */
+    backend *b = open_backend(NULL, false, big_bytes + small_bytes / 2, 1);
+    check_identical(b, small, 0, false, "lru small");
+    check_identical(b, big, 0, false, "lru big");
+    backend_device_stats s = stats_of(b);
+    CHECK(s.bases_evictions == 1 && s.bases_resident == 1 && s.bases_bytes == big_bytes,
+          "after small then big: %llu evictions, %u resident, %llu bytes", (unsigned long long)s.bases_evictions,
+          s.bases_resident, (unsigned long long)s.bases_bytes);
+    check_identical(b, big, 1, false, "lru big again");
+    s = stats_of(b);
+    CHECK(s.bases_evictions == 1, "a resident set is reused, not uploaded again (%llu evictions)",
+          (unsigned long long)s.bases_evictions);
+    check_identical(b, small, 1, false, "lru small again");
+    s = stats_of(b);
+    CHECK(s.bases_evictions == 2 && s.bases_bytes == small_bytes, "small back: %llu evictions, %llu bytes",
+          (unsigned long long)s.bases_evictions, (unsigned long long)s.bases_bytes);
+    backend_close(b);
+
+    /* a budget below one set: refused, naming the device and the budget */
+    b = open_backend(NULL, false, small_bytes / 2, 1);
+    uint8_t proof[CUZK_PROOF_BYTES];
+    cuzk_error err = {0};
+    cuzk_status st = gpu_proof(b, 0, small, 0, false, proof, &err);
+    CHECK(st == CUZK_E_NOMEM && strstr(err.msg, dev0) && strstr(err.msg, "budget"),
+          "bases over the budget: status %d '%s'", st, err.msg);
+    backend_close(b);
+}
+
+static void test_failures(circuit *small)
+{
+    static const char *const stages[] = {"bases", "upload", "h", "msm"};
+    for (int i = 0; i < 4; i++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "%s:0:1", stages[i]);
+        backend *b = open_backend(spec, false, 0, 1);
+        uint8_t proof[CUZK_PROOF_BYTES];
+        cuzk_error err = {0};
+        cuzk_status st = gpu_proof(b, 0, small, 0, false, proof, &err);
+        CHECK(st == CUZK_E_DEVICE && strstr(err.msg, dev0) && strstr(err.msg, stages[i]),
+              "injected %s: status %d '%s'", stages[i], st, err.msg);
+        /* only that partition: the next one is proved, identical to the CPU's */
+        check_identical(b, small, 1, false, spec);
+        backend_device_stats s = stats_of(b);
+        CHECK(s.failures == 1 && s.partitions == 1 && s.fallbacks == 0 && s.in_flight == 0,
+              "%s: %llu failures, %llu partitions", spec, (unsigned long long)s.failures,
+              (unsigned long long)s.partitions);
+        backend_close(b);
+    }
+    /* with the fallback configured: every device failure proved on the CPU instead (which
+     * releases a/b/c after its H MSM) */
+    fallback_expected = true;
+    for (int i = 0; i < 4; i++) {
+        backend *b = open_backend(stages[i], true, 0, 1);
+        check_identical(b, small, 2, i == 3, stages[i]);
+        backend_device_stats s = stats_of(b);
+        CHECK(s.failures == 1 && s.fallbacks == 1, "fallback %s: %llu failures, %llu fallbacks", stages[i],
+              (unsigned long long)s.failures, (unsigned long long)s.fallbacks);
+        backend_close(b);
+    }
+    fallback_expected = false;
+    /* a device that fails to open: an error naming it */
+    backend_config cfg;
+    backend_config_default(&cfg);
+    cfg.kind = runtime_kind();
+    cfg.fail = "open";
+    backend *b = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = backend_open(&cfg, &b, &err);
+    CHECK(st == CUZK_E_DEVICE && !b && strstr(err.msg, dev0), "open failure: %d '%s'", st, err.msg);
+}
+
+static void test_config_errors(void)
+{
+    backend_kind k;
+    cuzk_error err = {0};
+    CHECK(backend_kind_parse("vulkan", &k, &err) == CUZK_E_INVALID_ARG && strstr(err.msg, "vulkan"), "bad kind");
+    CHECK(!backend_kind_parse("opencl", &k, &err) && k == BACKEND_OPENCL, "opencl kind");
+    static const char *const bad_hooks[] = {"melt", "h:x", "h:0:0", "msm:0:-2", "upload:99999"};
+    for (int i = 0; i < 5; i++) {
+        backend_config cfg;
+        backend_config_default(&cfg);
+        cfg.kind = BACKEND_CPU;
+        cfg.fail = bad_hooks[i];
+        backend *b = NULL;
+        cuzk_status st = backend_open(&cfg, &b, &err);
+        /* the CPU backend never reads the hook; an OpenCL one must refuse it */
+        backend_close(b);
+        cfg.kind = runtime_kind();
+        b = NULL;
+        st = backend_open(&cfg, &b, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && !b && strstr(err.msg, "hook"), "fail hook '%s': %d '%s'", bad_hooks[i], st,
+              err.msg);
+        backend_close(b);
+    }
+    backend_config cfg;
+    backend_config_default(&cfg);
+    cfg.kind = runtime_kind();
+    uint32_t dev = 0;
+    CHECK(backend_config_flag(&cfg, &dev, "--device", "63", &err) == 1 && cfg.n_devices == 1 && dev == 63,
+          "--device 63");
+    backend *b = NULL;
+    cuzk_status st = backend_open(&cfg, &b, &err);
+    CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "device 63"), "unknown device: %d '%s'", st, err.msg);
+    CHECK(backend_config_flag(&cfg, &dev, "--device", "x", &err) == -1, "--device x");
+    CHECK(backend_config_flag(&cfg, &dev, "--backend", "gpu", &err) == -1 && strstr(err.msg, "gpu"), "--backend gpu");
+    CHECK(backend_config_flag(&cfg, &dev, "--backend", NULL, &err) == -1, "--backend without a value");
+    CHECK(backend_config_flag(&cfg, &dev, "--threads", "2", &err) == 0, "not a backend flag");
+    /* auto never takes an OpenCL CPU device: with only POCL it is the CPU backend */
+    gpu_report rep;
+    if (!gpu_discover(GPU_RUNTIME_OPENCL, &rep, &err)) {
+        bool only_cpu = true;
+        for (size_t i = 0; i < rep.ndevices; i++)
+            only_cpu &= rep.devices[i].is_cpu;
+        gpu_report cuda;
+        bool no_cuda = !gpu_discover(GPU_RUNTIME_CUDA, &cuda, &err) && cuda.ndevices == 0;
+        gpu_report_free(&cuda);
+        if (only_cpu && no_cuda) {
+            backend_config_default(&cfg);
+            b = NULL;
+            st = backend_open(&cfg, &b, &err);
+            CHECK(!st && b && !backend_is_gpu(b) && strstr(backend_describe(b), "cpu"), "auto -> cpu: %s",
+                  b ? backend_describe(b) : err.msg);
+            backend_close(b);
+        }
+    }
+    gpu_report_free(&rep);
+}
+
+int main(void)
+{
+    fr_from_u64(&R, 0x1234567);
+    fr_from_u64(&S, 0x7654321);
+    circuit small, big;
+    circuit_make(&small, 8);
+    circuit_make(&big, 11);
+    test_identity(&small, &big);
+    test_lru(&small, &big);
+    test_failures(&small);
+    test_config_errors();
+    builtin_synthetic_free(small.syn);
+    builtin_synthetic_free(big.syn);
+    return check_summary("gpu_backend");
+}

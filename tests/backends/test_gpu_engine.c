@@ -1,0 +1,180 @@
+/* The engine (src/engine) driving the GPU backend on an OpenCL device (POCL in CI; exit 77, a
+ * skip, without one), as the daemon runs it: synthetic jobs of several partitions, two
+ * prover workers on the device, two partition workers.
+ *   - stress: every partition proof verified (the synthetic kind's verify hook), permits held
+ *     never above partition_workers (event hook), every flight counter back at zero;
+ *   - cancellation mid-flight: a long job cancelled after its first partition was proved
+ *     ends CANCELLED while the others complete, counters back at zero;
+ *   - an injected device failure (the backend's fail hook, one partition): exactly one job
+ *     FAILED with an error naming the device, every other job DONE and verified.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/backends.h"
+#include "check.h"
+#include "engine/builtin/builtin.h"
+#include "engine/engine.h"
+
+
+/* The runtime under test: OpenCL, or CUDA with CUZK_GPU_TEST_RUNTIME=cuda (tests/gpu/device-check.sh
+ * on an NVIDIA GPU); dev0 is its first device's label prefix. */
+static const char *dev0 = "opencl:0";
+static backend_kind runtime_kind(void)
+{
+    const char *rt = getenv("CUZK_GPU_TEST_RUNTIME");
+    if (rt && !strcmp(rt, "cuda")) {
+        dev0 = "cuda:0";
+        return BACKEND_CUDA;
+    }
+    return BACKEND_OPENCL;
+}
+
+static atomic_int permits, peak_permits, proved;
+
+static void on_event(void *ctx, const cuzk_engine_event *ev)
+{
+    (void)ctx;
+    if (ev->type == CUZK_EV_SYNTH_START) {
+        int p = atomic_fetch_add(&permits, 1) + 1, q = atomic_load(&peak_permits);
+        while (p > q && !atomic_compare_exchange_weak(&peak_permits, &q, p)) {
+        }
+    } else if (ev->type == CUZK_EV_PERMIT_RELEASED) {
+        atomic_fetch_sub(&permits, 1);
+    } else if (ev->type == CUZK_EV_PROVE_END) {
+        atomic_fetch_add(&proved, 1);
+    }
+}
+
+#define PW 2
+
+static cuzk_engine *engine_on(backend *b)
+{
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.partition_workers = PW;
+    cfg.synthesis_lookahead = 2;
+    cfg.gpu_workers_per_device = 2;
+    cfg.backend = backend_table(b);
+    cfg.on_event = on_event;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    CHECK(!cuzk_engine_create(&cfg, &e, &err), "engine: %s", err.msg);
+    return e;
+}
+
+static backend *open_gpu(const char *fail)
+{
+    backend_config cfg;
+    backend_config_default(&cfg);
+    cfg.kind = runtime_kind();
+    cfg.cpu_threads = 2;
+    cfg.workers_per_device = 2;
+    cfg.fail = fail;
+    backend *b = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = backend_open(&cfg, &b, &err);
+    if (st == CUZK_E_UNSUPPORTED) {
+        printf("SKIP: no OpenCL device: %s\n", err.msg);
+        exit(77);
+    }
+    CHECK(!st, "backend_open: %s", err.msg);
+    if (st)
+        exit(check_summary("gpu_engine"));
+    return b;
+}
+
+static void counters_zero(cuzk_engine *e, const char *what)
+{
+    cuzk_error err = {0};
+    CHECK(!cuzk_engine_wait_idle(e, 60000, &err), "%s: idle: %s", what, err.msg);
+    cuzk_counter_value c[CUZK_COUNTER_COUNT];
+    cuzk_engine_counters(e, c);
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
+        CHECK(c[i].current == 0, "%s: counter %s = %lld at the end", what, cuzk_counter_name((cuzk_counter_id)i),
+              (long long)c[i].current);
+    CHECK(atomic_load(&permits) == 0 && atomic_load(&peak_permits) <= PW, "%s: permits %d now, peak %d (pw %d)", what,
+          atomic_load(&permits), atomic_load(&peak_permits), PW);
+}
+
+#define JOBS 6
+
+int main(void)
+{
+    builtin_synthetic *syn = NULL;
+    cuzk_error err = {0};
+    CHECK(!builtin_synthetic_create(8, 2, &syn, &err), "synthetic: %s", err.msg);
+    const cuzk_circuit_kind *kind = builtin_synthetic_kind(syn);
+    const groth16_params_t *pp = builtin_synthetic_params(syn);
+    const cuzk_verify_hook *vh = builtin_synthetic_verify_hook(syn);
+    builtin_synthetic_input in[JOBS + 1];
+    for (int i = 0; i <= JOBS; i++)
+        in[i].seed = 77 + 1000 * (uint64_t)i;
+
+    /* stress, then a cancellation mid-flight */
+    backend *b = open_gpu("");
+    cuzk_engine *e = engine_on(b);
+    uint64_t ids[JOBS + 1];
+    for (int i = 0; i < JOBS; i++) {
+        cuzk_job_request rq = {kind, &in[i], pp, 3, CUZK_PRIORITY_NORMAL, vh};
+        CHECK(!cuzk_engine_submit(e, &rq, &ids[i], &err), "submit %d: %s", i, err.msg);
+    }
+    for (int i = 0; i < JOBS; i++) {
+        cuzk_job_result r;
+        CHECK(!cuzk_engine_wait(e, ids[i], -1, &r, &err), "wait %d: %s", i, err.msg);
+        CHECK(r.state == CUZK_JOB_DONE && r.verified_partitions == 3, "job %d: %s, %u verified (%s)", i,
+              cuzk_job_state_name(r.state), r.verified_partitions, r.error.msg);
+        cuzk_job_result_free(&r);
+    }
+    counters_zero(e, "stress");
+    atomic_store(&proved, 0);
+    cuzk_job_request longjob = {kind, &in[JOBS], pp, 40, CUZK_PRIORITY_NORMAL, vh};
+    CHECK(!cuzk_engine_submit(e, &longjob, &ids[JOBS], &err), "submit long: %s", err.msg);
+    cuzk_job_request other = {kind, &in[0], pp, 2, CUZK_PRIORITY_NORMAL, vh};
+    uint64_t other_id;
+    CHECK(!cuzk_engine_submit(e, &other, &other_id, &err), "submit other: %s", err.msg);
+    for (int spins = 0; atomic_load(&proved) < 1 && spins < 60000; spins++)
+        usleep(1000);
+    CHECK(!cuzk_engine_cancel(e, ids[JOBS], &err), "cancel: %s", err.msg);
+    cuzk_job_result r;
+    CHECK(!cuzk_engine_wait(e, ids[JOBS], -1, &r, &err) && r.state == CUZK_JOB_CANCELLED,
+          "the long job is cancelled mid-flight: %s", cuzk_job_state_name(r.state));
+    cuzk_job_result_free(&r);
+    CHECK(!cuzk_engine_wait(e, other_id, -1, &r, &err) && r.state == CUZK_JOB_DONE && r.verified_partitions == 2,
+          "the other job completes: %s", cuzk_job_state_name(r.state));
+    cuzk_job_result_free(&r);
+    counters_zero(e, "cancel");
+    cuzk_engine_destroy(e);
+    backend_close(b);
+
+    /* one injected device failure fails only its job */
+    b = open_gpu("msm:0:1");
+    e = engine_on(b);
+    for (int i = 0; i < JOBS; i++) {
+        cuzk_job_request rq = {kind, &in[i], pp, 2, CUZK_PRIORITY_NORMAL, vh};
+        CHECK(!cuzk_engine_submit(e, &rq, &ids[i], &err), "submit %d: %s", i, err.msg);
+    }
+    int failed = 0, done = 0;
+    for (int i = 0; i < JOBS; i++) {
+        CHECK(!cuzk_engine_wait(e, ids[i], -1, &r, &err), "wait %d: %s", i, err.msg);
+        if (r.state == CUZK_JOB_FAILED) {
+            failed++;
+            CHECK(strstr(r.error.msg, dev0) && strstr(r.error.msg, "injected"), "the failure names the device: %s",
+                  r.error.msg);
+        } else if (r.state == CUZK_JOB_DONE && r.verified_partitions == 2) {
+            done++;
+        }
+        cuzk_job_result_free(&r);
+    }
+    CHECK(failed == 1 && done == JOBS - 1, "one job failed (%d), the others done (%d)", failed, done);
+    counters_zero(e, "failure");
+    cuzk_engine_destroy(e);
+    backend_device_stats s;
+    CHECK(!backend_device_stats_get(b, 0, &s, &err) && s.failures == 1 && s.in_flight == 0,
+          "device stats after the failure: %llu failures", (unsigned long long)s.failures);
+    backend_close(b);
+    builtin_synthetic_free(syn);
+    return check_summary("gpu_engine");
+}
