@@ -177,9 +177,37 @@ static void sync_dir(const char *path)
 /* errno after a failed call, never 0. */
 static int last_errno(void) { return errno ? errno : EIO; }
 
+static bool no_space_errno(int e) { return e == ENOSPC || e == EDQUOT || e == EFBIG; }
+
+/* The directory part of `path` ("." for a bare name) into buf. */
+static const char *dir_of(const char *path, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", path);
+    return dirname(buf);
+}
+
+cuzk_status cuzk_reserve_space(int fd, uint64_t bytes, const char *path, cuzk_error *err)
+{
+    if (bytes == 0)
+        return CUZK_OK;
+    if (bytes > (uint64_t)INT64_MAX)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: %llu bytes is beyond any file size", path,
+                         (unsigned long long)bytes);
+    int e = posix_fallocate(fd, 0, (off_t)bytes);
+    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* reserved, or a file system that cannot say */
+        return CUZK_OK;
+    char dir[PATH_MAX];
+    if (no_space_errno(e))
+        return cuzk_fail(err, CUZK_E_IO, "%s: no space left on device, %llu bytes needed in %s", path,
+                         (unsigned long long)bytes, dir_of(path, dir, sizeof dir));
+    return cuzk_fail(err, CUZK_E_IO, "%s: cannot reserve %llu bytes: %s", path, (unsigned long long)bytes, strerror(e));
+}
+
 /* Run emit on the open temporary file fd and make its bytes durable; closes fd. Returns 0
- * or an errno; *what names the failed step. */
-static int fill_and_sync(int fd, int (*emit)(FILE *, const void *), const void *ctx, const char **what)
+ * or an errno; *what names the failed step. `reserved` bytes were allocated beforehand: a
+ * shorter output is truncated to what emit wrote. */
+static int fill_and_sync(int fd, uint64_t reserved, int (*emit)(FILE *, const void *), const void *ctx,
+                         const char **what)
 {
     FILE *out = fdopen(fd, "wb");
     if (!out) {
@@ -195,6 +223,11 @@ static int fill_and_sync(int fd, int (*emit)(FILE *, const void *), const void *
     int e = emit(out, ctx);
     if (!e && fflush(out) != 0)
         e = last_errno();
+    if (!e && reserved) {
+        off_t end = ftello(out);
+        if (end < 0 || ((uint64_t)end != reserved && ftruncate(fileno(out), end) != 0))
+            e = last_errno();
+    }
     if (!e && fsync(fileno(out)) != 0)
         e = last_errno();
     if (fclose(out) != 0 && !e)
@@ -291,6 +324,12 @@ static void block_cleanup_signals(sigset_t *old)
 cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
                              const void *ctx, cuzk_error *err)
 {
+    return cuzk_write_stage_sized(sf, path, 0, emit, ctx, err);
+}
+
+cuzk_status cuzk_write_stage_sized(cuzk_staged_file *sf, const char *path, uint64_t size,
+                                   int (*emit)(FILE *out, const void *ctx), const void *ctx, cuzk_error *err)
+{
     static const char suffix[] = ".tmp.XXXXXX";
     sf->path = sf->tmp = NULL;
     sf->slot = -1;
@@ -322,15 +361,28 @@ cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)
     if (fchmod(fd, target_mode(target)) != 0) {
         e = last_errno();
         close(fd);
+    } else if ((st = cuzk_reserve_space(fd, size, path, err))) {
+        close(fd);
+        e = -1; /* reported */
     } else {
-        e = fill_and_sync(fd, emit, ctx, &what);
+        e = fill_and_sync(fd, size, emit, ctx, &what);
     }
     if (e) {
         unlink(tmp);
         live_remove(slot);
         free(tmp);
+        if (e < 0) {
+            free(target);
+            return st;
+        }
+        char dir[PATH_MAX];
+        if (no_space_errno(e))
+            st = cuzk_fail(err, CUZK_E_IO, "%s: no space left on device in %s (%s)", path,
+                           dir_of(target, dir, sizeof dir), what);
+        else
+            st = cuzk_fail(err, CUZK_E_IO, "%s: %s: %s", path, what, strerror(e));
         free(target);
-        return cuzk_fail(err, CUZK_E_IO, "%s: %s: %s", path, what, strerror(e));
+        return st;
     }
     sf->path = target;
     sf->tmp = tmp;
@@ -370,8 +422,14 @@ void cuzk_write_abort(cuzk_staged_file *sf)
 cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,
                               cuzk_error *err)
 {
+    return cuzk_write_atomic_sized(path, 0, emit, ctx, err);
+}
+
+cuzk_status cuzk_write_atomic_sized(const char *path, uint64_t size, int (*emit)(FILE *out, const void *ctx),
+                                    const void *ctx, cuzk_error *err)
+{
     cuzk_staged_file sf;
-    cuzk_status st = cuzk_write_stage(&sf, path, emit, ctx, err);
+    cuzk_status st = cuzk_write_stage_sized(&sf, path, size, emit, ctx, err);
     return st ? st : cuzk_write_commit(&sf, err);
 }
 

@@ -65,6 +65,25 @@ void cuzk_file_unmap(cuzk_mapped_file *f);
 cuzk_status cuzk_write_atomic(const char *path, int (*emit)(FILE *out, const void *ctx), const void *ctx,
                               cuzk_error *err);
 
+/* cuzk_write_atomic for an output of known length: the temporary file's `size` bytes are
+ * reserved first (cuzk_reserve_space), so a full disk is reported before anything is
+ * written: "<path>: no space left on device, N bytes needed in DIR" (CUZK_E_IO), and the
+ * temporary file is removed. An emit that writes fewer bytes leaves a file of that length.
+ * size 0 reserves nothing (cuzk_write_atomic). A write that still fails for want of space
+ * (unsized) says "<path>: no space left on device in DIR (...)". */
+cuzk_status cuzk_write_atomic_sized(const char *path, uint64_t size, int (*emit)(FILE *out, const void *ctx),
+                                    const void *ctx, cuzk_error *err);
+
+/* Reserve blocks for bytes [0, bytes) of the open file fd (posix_fallocate(3)), so that
+ * later writes, above all stores through a shared mapping of the file (which would raise
+ * SIGBUS on a full disk instead of returning an error), cannot fail for want of space.
+ * Every file written through a mapping must be reserved with this first. The file grows
+ * to at least `bytes`. A file system that cannot reserve (EOPNOTSUPP, EINVAL) is accepted
+ * as it is. Errors: CUZK_E_IO "<path>: no space left on device, N bytes needed in DIR"
+ * (ENOSPC, EDQUOT, EFBIG) or "<path>: cannot reserve N bytes: <strerror>";
+ * CUZK_E_INVALID_ARG for a size beyond off_t. The caller removes its file on error. */
+cuzk_status cuzk_reserve_space(int fd, uint64_t bytes, const char *path, cuzk_error *err);
+
 /* The same in two phases, for outputs that must change together (e.g. proof.json and
  * public.json): cuzk_write_stage writes and syncs the temporary file and leaves `path`
  * untouched; cuzk_write_commit renames it over `path`; cuzk_write_abort removes it. Stage
@@ -80,6 +99,9 @@ typedef struct {
 
 cuzk_status cuzk_write_stage(cuzk_staged_file *sf, const char *path, int (*emit)(FILE *out, const void *ctx),
                              const void *ctx, cuzk_error *err);
+/* cuzk_write_stage with `size` bytes reserved first, as cuzk_write_atomic_sized. */
+cuzk_status cuzk_write_stage_sized(cuzk_staged_file *sf, const char *path, uint64_t size,
+                                   int (*emit)(FILE *out, const void *ctx), const void *ctx, cuzk_error *err);
 cuzk_status cuzk_write_commit(cuzk_staged_file *sf, cuzk_error *err);
 void cuzk_write_abort(cuzk_staged_file *sf);
 

@@ -152,23 +152,35 @@ typedef struct {
     const void *const *sec;
 } emit_ctx;
 
+/* errno of a failed fwrite (ENOSPC on a full disk), never 0. */
+static int write_errno(void) { return errno ? errno : EIO; }
+
 static int emit(FILE *out, const void *arg)
 {
     const emit_ctx *e = arg;
     static const uint8_t zeros[PCE_ALIGN];
     if (fwrite(e->h, sizeof *e->h, 1, out) != 1 || fwrite(zeros, PCE_HEADER_BYTES - sizeof *e->h, 1, out) != 1)
-        return EIO;
+        return write_errno();
     uint64_t pos = PCE_HEADER_BYTES;
     for (int s = 0; s < S_COUNT; s++) {
         if (e->h->len[s] && fwrite(e->sec[s], e->h->len[s], 1, out) != 1)
-            return EIO;
+            return write_errno();
         pos += e->h->len[s];
         uint64_t pad = align_up(pos) - pos;
         if (pad && fwrite(zeros, pad, 1, out) != 1)
-            return EIO;
+            return write_errno();
         pos += pad;
     }
     return 0;
+}
+
+/* Bytes of the file emit writes for h. */
+static uint64_t file_bytes(const pce_header *h)
+{
+    uint64_t pos = PCE_HEADER_BYTES;
+    for (int s = 0; s < S_COUNT; s++)
+        pos = align_up(pos + h->len[s]);
+    return pos;
 }
 
 cuzk_status cs_pce_write(cs_pce *p, const char *path, unsigned threads, cuzk_error *err)
@@ -181,7 +193,7 @@ cuzk_status cs_pce_write(cs_pce *p, const char *path, unsigned threads, cuzk_err
     if (st)
         return st;
     emit_ctx e = {&h, sec};
-    st = cuzk_write_atomic(path, emit, &e, err);
+    st = cuzk_write_atomic_sized(path, file_bytes(&h), emit, &e, err); /* a full disk: "no space" */
     if (!st)
         memcpy(p->fingerprint, h.fingerprint, 32);
     return st;

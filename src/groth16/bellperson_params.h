@@ -113,7 +113,8 @@ cuzk_status bp_vk_write_file(const groth16_vk_t *vk, const char *path, cuzk_erro
 
 /* Structural validation of a .params in memory (buf must stay valid and unchanged while
  * the handle lives) and decoding of its vk; BP_CHECK_POINTS in `flags` applies to the vk
- * now and to every later decode. Errors: CUZK_E_FORMAT (section, count offset, count,
+ * now and to every later decode, BP_CHECK_ON_CURVE to every later decode (the vk's points,
+ * a few hundred at most, get the full check with either). Errors: CUZK_E_FORMAT (section, count offset, count,
  * file size), CUZK_E_POINT_* (vk field, offset), CUZK_E_NOMEM. On error *p is zeroed. */
 cuzk_status bp_params_open_mem(bp_params_t *p, const uint8_t *buf, size_t len, unsigned flags,
                                cuzk_error *err);

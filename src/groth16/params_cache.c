@@ -260,11 +260,14 @@ static cuzk_status build(const char *params_path, const char *cache_path, const 
         st = cuzk_fail(err, CUZK_E_IO, "%s: cannot create a temporary file: %s", cache_path, strerror(errno));
         goto out;
     }
-    if (fchmod(fd, 0644) != 0 || ftruncate(fd, (off_t)total) != 0) {
-        st = cuzk_fail(err, CUZK_E_IO, "%s: cannot size the cache to %llu bytes: %s", tmp, (unsigned long long)total,
-                       strerror(errno));
+    if (fchmod(fd, 0644) != 0) {
+        st = cuzk_fail(err, CUZK_E_IO, "%s: chmod: %s", tmp, strerror(errno));
         goto out;
     }
+    /* blocks reserved before the mapping is written: stores into a hole on a full disk
+     * would raise SIGBUS instead of failing */
+    if ((st = cuzk_reserve_space(fd, total, cache_path, err)))
+        goto out;
     map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         st = cuzk_fail(err, CUZK_E_IO, "%s: mmap of %llu bytes: %s", tmp, (unsigned long long)total, strerror(errno));

@@ -119,7 +119,9 @@ cuzk_status bp_params_open_mem(bp_params_t *p, const uint8_t *buf, size_t len, u
     if (!st)
         st = consistency(&q, n_ic, err);
     if (!st)
-        st = bp_vk_decode(&q.vk, buf, n_ic, flags & BP_CHECK_POINTS, "params", err);
+        /* the vk's few points are checked in full whenever any check is asked for: a damaged
+         * vk point would otherwise surface only as proofs failing their self-check */
+        st = bp_vk_decode(&q.vk, buf, n_ic, (flags & (BP_CHECK_POINTS | BP_CHECK_ON_CURVE)) != 0, "params", err);
     if (st)
         return st;
     *p = q;

@@ -45,8 +45,24 @@ static void write_counter(const cuzk_metrics *m, FILE *f, const char *name, cons
                 (unsigned long long)*(const uint64_t *)((const char *)&m->kinds[i] + off));
 }
 
+/* gRPC's status code names (grpc/status.h), lower case, as Prometheus label values. */
+static const char *const CODE_NAMES[CUZK_METRIC_CODES] = {
+    "ok",        "cancelled",          "unknown", "invalid_argument", "deadline_exceeded", "not_found",
+    "already_exists", "permission_denied", "resource_exhausted", "failed_precondition", "aborted",
+    "out_of_range",   "unimplemented",     "internal",           "unavailable",         "data_loss",
+    "unauthenticated"};
+
+void cuzk_metrics_refused(cuzk_metrics *m, int code)
+{
+    m->refused[code > 0 && code < CUZK_METRIC_CODES ? code : 2]++;
+}
+
 void cuzk_metrics_write(const cuzk_metrics *m, FILE *f)
 {
+    fprintf(f, "# HELP cuzk_requests_refused Proof requests refused before a job existed (bad input, missing "
+               "parameters, shutdown, full), by gRPC status.\n# TYPE cuzk_requests_refused counter\n");
+    for (int c = 1; c < CUZK_METRIC_CODES; c++)
+        fprintf(f, "cuzk_requests_refused{reason=\"%s\"} %llu\n", CODE_NAMES[c], (unsigned long long)m->refused[c]);
     write_counter(m, f, "cuzk_proofs_completed", "Proofs completed, by kind.", offsetof(cuzk_kind_metrics, completed));
     write_counter(m, f, "cuzk_proofs_failed", "Proofs failed, by kind.", offsetof(cuzk_kind_metrics, failed));
     write_counter(m, f, "cuzk_proofs_cancelled", "Proofs cancelled, by kind.", offsetof(cuzk_kind_metrics, cancelled));

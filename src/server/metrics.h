@@ -26,10 +26,18 @@ typedef struct {
     cuzk_histogram hist[CUZK_HIST_COUNT];
 } cuzk_kind_metrics;
 
+/* gRPC status codes 0..16 (grpc/status.h): refused requests are counted by their code. */
+#define CUZK_METRIC_CODES 17
+
 typedef struct {
     cuzk_kind_metrics *kinds;
     size_t n, cap;
+    uint64_t refused[CUZK_METRIC_CODES]; /* SubmitProof / Prove refused before a job existed, by gRPC code */
 } cuzk_metrics;
+
+/* Count one refused request answered with gRPC status `code` (out-of-range codes count
+ * as UNKNOWN). */
+void cuzk_metrics_refused(cuzk_metrics *m, int code);
 
 /* Upper bounds (seconds) of the first CUZK_METRIC_BUCKETS-1 buckets. */
 extern const double cuzk_metric_bounds[CUZK_METRIC_BUCKETS - 1];
@@ -37,7 +45,8 @@ extern const double cuzk_metric_bounds[CUZK_METRIC_BUCKETS - 1];
 /* Entry for `kind` (created on first use); NULL on allocation failure. */
 cuzk_kind_metrics *cuzk_metrics_kind(cuzk_metrics *m, const char *kind);
 void cuzk_histogram_observe(cuzk_histogram *h, double seconds);
-/* Write the per-kind counter and histogram families to f. */
+/* Write the per-kind counter and histogram families and the refused-request counter
+ * (cuzk_requests_refused{reason="invalid_argument"}, one line per gRPC code but OK) to f. */
 void cuzk_metrics_write(const cuzk_metrics *m, FILE *f);
 void cuzk_metrics_free(cuzk_metrics *m);
 

@@ -209,6 +209,15 @@ static void finish_job(cuzk_service *s, svc_job *job, cuzk_job_result *res)
                 km->failed++;
         }
     }
+    if (res->state == CUZK_JOB_DONE)
+        cuzk_log(CUZK_LOG_INFO, "job %s completed: %s, %u partition(s), %.1f s (queue %.1f s, synthesis %.1f s, prove "
+                 "%.1f s)", job->id, job->kind_name, job->num_partitions, res->timings.total_ms / 1e3,
+                 res->timings.queue_wait_ms / 1e3, res->timings.synthesis_ms / 1e3,
+                 (res->timings.prove_ms + res->timings.finish_ms) / 1e3);
+    else
+        cuzk_log(res->state == CUZK_JOB_CANCELLED ? CUZK_LOG_INFO : CUZK_LOG_WARN,
+                 "job %s %s: %s, %u partition(s), after %.1f s: %s", job->id, cuzk_job_state_name(res->state),
+                 job->kind_name, job->num_partitions, res->timings.total_ms / 1e3, job->error ? job->error : "");
     job->phase = JOB_FINISHED;
     job->finished_at_ms = svc_now_ms();
     job->fnext = NULL;
@@ -666,6 +675,10 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
         uuid_v4(idbuf);
         id = idbuf;
     }
+    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
+    char kind_name[sizeof ((svc_job *)0)->kind_name];
+    snprintf(kind_name, sizeof kind_name, "%s",
+             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind) : req->circuit->name);
     pthread_mutex_lock(&s->mu);
     svc_job *job;
     for (;;) {
@@ -676,7 +689,14 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
         job = find_job(s, id);
         if (!job)
             break;
-        if (job->phase != JOB_SUBMITTING) { /* idempotent: the existing job */
+        if (job->phase != JOB_SUBMITTING) { /* idempotent: the existing job, of the same kind */
+            if (strcmp(job->kind_name, kind_name)) {
+                r = rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+                             "request_id %s is already used by a %s job; this request is a %s proof (use a new "
+                             "request_id)", id, job->kind_name, kind_name);
+                pthread_mutex_unlock(&s->mu);
+                return r;
+            }
             *id_out = strdup(job->id);
             pthread_mutex_unlock(&s->mu);
             return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -694,9 +714,7 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
         return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     }
     job->phase = JOB_SUBMITTING;
-    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
-    snprintf(job->kind_name, sizeof job->kind_name, "%s",
-             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind) : req->circuit->name);
+    memcpy(job->kind_name, kind_name, sizeof job->kind_name);
     size_t h = hash_id(job->id);
     job->hnext = s->table[h];
     s->table[h] = job;
@@ -766,8 +784,8 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
             *id_out = strdup(job->id);
             pthread_cond_broadcast(&s->cv);
             pthread_mutex_unlock(&s->mu);
-            CUZK_LOGD("job %s submitted: circuit %s, %u partition(s), engine job %" PRIu64, job->id, job->kind_name,
-                      job->num_partitions, eid);
+            cuzk_log(CUZK_LOG_INFO, "job %s accepted: %s, %u partition(s), engine job %" PRIu64, job->id,
+                     job->kind_name, job->num_partitions, eid);
             return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         }
     }
@@ -782,12 +800,33 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
     return r;
 }
 
+/* submit_job, with a refusal logged and counted in the metrics. */
+static cuzk_rpc_status submit_counted(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, char **id_out,
+                                      uint32_t *queue_pos)
+{
+    cuzk_rpc_status r = submit_job(s, req, id_out, queue_pos);
+    if (r.code) {
+        int kind = (int)req->proof_kind;
+        const char *kname = kind == CUZK__V1__PROOF_KIND__CIRCUIT
+                                ? (req->circuit && req->circuit->name ? req->circuit->name : "circuit")
+                            : kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST
+                                ? fc_job_type_name((fc_job_type)kind)
+                                : "unknown kind";
+        pthread_mutex_lock(&s->mu);
+        cuzk_metrics_refused(&s->metrics, r.code);
+        pthread_mutex_unlock(&s->mu);
+        cuzk_log(CUZK_LOG_INFO, "job %.*s refused: %.64s: %s", (int)CUZK_REQUEST_ID_MAX,
+                 req->request_id && *req->request_id ? req->request_id : "(no request_id)", kname, r.msg);
+    }
+    return r;
+}
+
 cuzk_rpc_status cuzk_service_submit(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req,
                                     Cuzk__V1__SubmitProofResponse *resp)
 {
     char *id;
     uint32_t pos;
-    cuzk_rpc_status r = submit_job(s, req, &id, &pos);
+    cuzk_rpc_status r = submit_counted(s, req, &id, &pos);
     if (!r.code) {
         resp->job_id = id;
         resp->queue_position = pos;
@@ -914,7 +953,7 @@ cuzk_rpc_status cuzk_service_prove(cuzk_service *s, const Cuzk__V1__ProveRequest
         return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "missing submit field");
     char *id;
     uint32_t pos;
-    cuzk_rpc_status r = submit_job(s, req->submit, &id, &pos);
+    cuzk_rpc_status r = submit_counted(s, req->submit, &id, &pos);
     if (r.code)
         return r;
     Cuzk__V1__AwaitProofResponse *res = malloc(sizeof *res);

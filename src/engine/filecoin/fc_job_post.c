@@ -67,8 +67,15 @@ cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *e
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "vanilla_proofs is empty: one FallbackPoStSectorProof per sector");
     if (req->n_vanilla_proofs > UINT32_MAX)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "vanilla_proofs: %zu proofs", req->n_vanilla_proofs);
-    /* WinningPoSt uses the first proof only (reference §2.3); the rest are ignored */
-    uint32_t n = winning ? 1 : (uint32_t)req->n_vanilla_proofs;
+    /* WinningPoSt proves the one challenged sector: upstream's generate_winning_post_with_vanilla
+     * (filecoin-proofs src/api/winning_post.rs) requires exactly sector_count = 1 vanilla
+     * proofs; more would be ignored silently, so they are refused */
+    if (winning && req->n_vanilla_proofs != 1)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "vanilla_proofs: %zu proofs, but a WinningPoSt (%s) proves exactly 1 sector: send the one "
+                         "vanilla proof of the challenged sector",
+                         req->n_vanilla_proofs, p->name);
+    uint32_t n = (uint32_t)req->n_vanilla_proofs;
     const uint8_t **blobs = malloc(n * sizeof *blobs);
     size_t *lens = malloc(n * sizeof *lens);
     fc_post_partition *part = calloc(1, sizeof *part);

@@ -255,6 +255,13 @@ static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
     if (!st && rep.built)
         cuzk_log(CUZK_LOG_INFO, "srs: %s: point cache %s built from %s (%s) in %.1f s", name, e->mp.cache_path, params,
                  rep.rebuild_reason, rep.build_ms / 1e3);
+    if (st && st != CUZK_E_NOMEM && st != CUZK_E_CANCELLED && st != CUZK_E_IO) {
+        /* a damaged or foreign file (bad point, layout, digest) is the daemon's setup, not the
+         * request's fault: CUZK_E_IO (FAILED_PRECONDITION over gRPC), naming the file */
+        cuzk_error inner = *err;
+        st = cuzk_fail(err, CUZK_E_IO, "parameters of %s unusable (%s)%s%s: %s", name, cuzk_status_name(st),
+                       strstr(inner.msg, params) ? "" : ": ", strstr(inner.msg, params) ? "" : params, inner.msg);
+    }
     free(params);
     if (!st)
         groth16_prepare_vk(&e->pvk, &e->mp.pk.vk);
@@ -365,6 +372,11 @@ static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, 
     if (!st)
         e->warm = false;
     snprintf(e->error, sizeof e->error, "%s", e->failed ? le.msg : "");
+    if (e->failed && st != CUZK_E_CANCELLED) {
+        char name[32];
+        fc_circuit_id_name(&e->id, name, sizeof name);
+        cuzk_log(CUZK_LOG_ERROR, "srs: %s: loading the parameters failed: %s", name, le.msg);
+    }
     if (load_ms)
         *load_ms = (uint64_t)ms;
     pthread_cond_broadcast(&m->cv);
