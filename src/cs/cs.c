@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cancel.h"
 #include "cs/cs.h"
 #include "cs/cs_internal.h"
 
@@ -117,6 +118,12 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
         return CS_ONE;
     if (*count >= CS_MAX_VARS) {
         cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_alloc: more than %u variables", CS_MAX_VARS);
+        return CS_ONE;
+    }
+    /* a chunk boundary: the synthesis ends early once the thread's cancel flag is set */
+    if ((*count & 0xffff) == 0xffff && cuzk_cancel_requested()) {
+        cs_set_error(cs, CUZK_E_CANCELLED, "cs_alloc: cancelled at %s variable %llu", kind ? "aux" : "input",
+                     (unsigned long long)*count);
         return CS_ONE;
     }
     cs_impl *im = cs->impl;

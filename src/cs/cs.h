@@ -36,6 +36,8 @@
  *
  * Errors are sticky: a failing call (out of memory, missing value in a value mode) records
  * the first error in the cs and later calls become no-ops; check cs_status() after synthesis.
+ * Cancellation: every 65536th variable of a kind, the calling thread's bound cancel flag
+ * (common/cancel.h) is read; once set, the cs records CUZK_E_CANCELLED.
  * Thread-safety: one cs_t per thread; different cs_t are independent. The coefficient
  * helpers (cs_pow2, cs_neg_one) are thread-safe.
  */

@@ -45,9 +45,11 @@
  *       (cuzk_job_result_free).
  *   Cancel or failure: queued partitions are dropped from the scheduler; tasks in the prover
  *       channel are removed and freed at once; a task blocked on the budget, a permit or the
- *       channel gives up; a running synthesis sees `cancel`; a running prove_start completes
- *       and its pending handle is still finished (and the proof dropped), so every assignment,
- *       pending handle, permit and reserved byte is released exactly once.
+ *       channel gives up; a running synthesis sees `cancel` (and, bound to its thread, the cs
+ *       layer every 65536 variables); a running prove_start or prove_finish sees the job's
+ *       flag bound to its thread (common/cancel.h) before every MSM work unit and ends with
+ *       CUZK_E_CANCELLED; a pending handle is still finished (and the proof dropped), so
+ *       every assignment, pending handle, permit and reserved byte is released exactly once.
  *
  * Thread-safety: every cuzk_engine_* call may be made from any thread concurrently, except
  * cuzk_engine_destroy, which must be the last call. Event hooks run on engine threads.

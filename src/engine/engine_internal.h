@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "common/cancel.h"
 #include "engine/budget.h"
 #include "engine/channel.h"
 #include "engine/counters.h"

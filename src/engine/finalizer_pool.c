@@ -19,7 +19,9 @@ void cuzk_finalize_task(cuzk_task *t)
     cuzk_error err = {0};
 
     int64_t t0 = cuzk_now_ns();
+    const atomic_bool *outer = cuzk_cancel_bind(&job->aborted); /* as in prove_start */
     cuzk_status st = be->prove_finish(be->ctx, t->pending, proof, &err);
+    cuzk_cancel_bind(outer);
     t->pending = NULL;
     kind->free_assignment(kind->ctx, t->assignment);
     t->assignment = NULL;

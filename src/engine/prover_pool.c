@@ -57,7 +57,11 @@ static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
     const cuzk_release_cb rel = {release_abc_once, &rel_ctx};
     set_current(a, t);
     int64_t t0 = cuzk_now_ns();
+    /* the job's flag, bound for the backend's MSMs: a cancel ends prove_start between chunks
+     * (CUZK_E_CANCELLED) instead of after the whole partition */
+    const atomic_bool *outer = cuzk_cancel_bind(&job->aborted);
     cuzk_status st = be->prove_start(be->ctx, device, job->req.params, t->assignment, &rel, &pending, &err);
+    cuzk_cancel_bind(outer);
     atomic_fetch_add(&job->prove_ns, cuzk_now_ns() - t0);
     set_current(a, NULL);
     release_abc_once(&rel_ctx); /* if the backend did not */

@@ -71,7 +71,10 @@ static void synthesize_one(cuzk_engine *e, cuzk_task *t)
         cuzk_engine_count(e, CUZK_CTR_SYNTHESIZING, 1);
         cuzk_engine_count(e, CUZK_CTR_SYNTHESIZING_BYTES, bytes);
         int64_t t0 = cuzk_now_ns();
+        /* bound too, for the layers below the kind (cs) that check between chunks */
+        const atomic_bool *outer = cuzk_cancel_bind(&job->aborted);
         st = kind->synthesize(kind->ctx, job->req.kind_input, p, &job->aborted, &t->assignment, &err);
+        cuzk_cancel_bind(outer);
         atomic_fetch_add(&job->synth_ns, cuzk_now_ns() - t0);
         cuzk_engine_count(e, CUZK_CTR_SYNTHESIZING, -1);
         cuzk_engine_count(e, CUZK_CTR_SYNTHESIZING_BYTES, -bytes);

@@ -39,7 +39,7 @@
  *
  * Errors: CUZK_E_INVALID_ARG (NULL pointer with n > 0, a scalar >= r: the message names
  * the index, a density bitmap whose popcount differs from the base count),
- * CUZK_E_NOMEM. On error `out` is untouched.
+ * CUZK_E_NOMEM, CUZK_E_CANCELLED (msm_opts_t.cancel). On error `out` is untouched.
  * Thread-safety: reentrant; inputs are only read; spawns up to opts->threads - 1
  * pthreads (fewer for small n, see msm_plan) that are joined before return; if a thread
  * cannot be started the others do its share. Ownership: nothing is retained after return.
@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/cancel.h"
 #include "common/status.h"
 #include "curve/curve.h"
 
@@ -63,6 +64,10 @@ typedef struct {
     unsigned threads;     /* worker threads incl. the caller; 0 = msm_default_threads() */
     unsigned window_bits; /* Pippenger window c in [1, MSM_MAX_WINDOW_BITS]; 0 = planned */
     unsigned chunks;      /* point ranges per window in [1, MSM_MAX_CHUNKS]; 0 = planned */
+    /* checked before every work unit (one window of one chunk); once set, the MSM stops
+     * and returns CUZK_E_CANCELLED ("msm: cancelled"), `out` untouched. NULL = the calling
+     * thread's bound flag (common/cancel.h), none if unbound. */
+    const atomic_bool *cancel;
 } msm_opts_t;
 
 #define MSM_MAX_WINDOW_BITS 20

@@ -20,6 +20,7 @@ typedef struct {
     size_t nunits;
     unsigned char *results; /* nunits Jacobian points */
     unsigned c;
+    const atomic_bool *cancel; /* stop taking units once set */
     atomic_size_t next;
     atomic_size_t done;
 } msm_job_t;
@@ -31,6 +32,8 @@ static void *msm_thread_main(void *arg)
     if (!w)
         return NULL; /* the other threads take the units; msm_run checks `done` */
     for (;;) {
+        if (cuzk_cancel_is_set(job->cancel))
+            break;
         size_t i = atomic_fetch_add(&job->next, 1);
         if (i >= job->nunits)
             break;
@@ -143,6 +146,9 @@ cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases
                           const msm_opts_t *opts, cuzk_error *err)
 {
     group->jac_set_infinity(acc);
+    const atomic_bool *cancel = opts && opts->cancel ? opts->cancel : cuzk_cancel_flag();
+    if (cuzk_cancel_is_set(cancel))
+        return cuzk_fail(err, CUZK_E_CANCELLED, "msm: cancelled");
     if (useful == 0 || nbases == 0)
         return CUZK_OK;
     const int sum = lo_bits == 1 && hi_bits == 1;
@@ -191,7 +197,7 @@ cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases
     }
 
     msm_job_t job = {.group = group, .units = units, .nunits = nunits,
-                     .results = results, .c = c};
+                     .results = results, .c = c, .cancel = cancel};
     atomic_init(&job.next, 0);
     atomic_init(&job.done, 0);
     unsigned started = 0;
@@ -208,6 +214,8 @@ cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases
 
     if (atomic_load(&job.done) != nunits) {
         free(results);
+        if (cuzk_cancel_is_set(cancel))
+            return cuzk_fail(err, CUZK_E_CANCELLED, "msm: cancelled");
         return cuzk_fail(err, CUZK_E_NOMEM, "msm: no memory for the buckets of c = %u", c);
     }
     for (unsigned w = plan.windows; w-- > 0;) {

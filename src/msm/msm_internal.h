@@ -129,7 +129,8 @@ cuzk_status msm_check_inputs(void *out, const void *bases, size_t nbases,
  * accumulators, no windows). With `base_idx` (density NULL) scalar i pairs with
  * bases[base_idx[i]] (a class of pairs gathered by the witness-aware MSM); a sum of ones over
  * base_idx may pass scalars = NULL. Writes the sum
- * to `acc` (Jacobian, any Z, not normalised). Errors: CUZK_E_NOMEM. */
+ * to `acc` (Jacobian, any Z, not normalised). Errors: CUZK_E_NOMEM, CUZK_E_CANCELLED (the
+ * cancel flag of opts, else the calling thread's, checked before every unit). */
 cuzk_status msm_run_phase(const msm_group_t *group, void *acc, const void *bases,
                           size_t base_size, size_t nbases, const uint64_t *density,
                           const uint32_t *base_idx, const uint64_t *scalars, size_t n,

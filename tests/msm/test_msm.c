@@ -23,7 +23,7 @@
 #define MAX_TOKENS 8
 
 static const msm_opts_t PLANS[] = {
-    {1, 0, 0}, {2, 0, 0}, {3, 0, 3}, {4, 10, 2}, {1, 4, 0}, {2, 9, 2}, {1, 1, 0}, {3, 6, 7},
+    {1, 0, 0, NULL}, {2, 0, 0, NULL}, {3, 0, 3, NULL}, {4, 10, 2, NULL}, {1, 4, 0, NULL}, {2, 9, 2, NULL}, {1, 1, 0, NULL}, {3, 6, 7, NULL},
 };
 #define NPLANS (sizeof PLANS / sizeof PLANS[0])
 

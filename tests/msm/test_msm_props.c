@@ -100,7 +100,7 @@ static void check_split(const msm_witness_stats_t *ws, const uint64_t *s, size_t
               ws->small);
 }
 
-static const msm_opts_t PLANS[] = {{1, 0, 0}, {2, 0, 0}, {3, 11, 2}, {2, 12, 0}, {4, 9, 3}};
+static const msm_opts_t PLANS[] = {{1, 0, 0, NULL}, {2, 0, 0, NULL}, {3, 11, 2, NULL}, {2, 12, 0, NULL}, {4, 9, 3, NULL}};
 #define NPLANS (sizeof PLANS / sizeof PLANS[0])
 
 #define DEFINE_CLOSED_FORM(G)                                                                \
@@ -163,16 +163,55 @@ static void thread_independence(msm_rng *rng)
     msm_linear_g1(b, n, &t0, &step);
     fill_scalars(s, n, PAT_RANDOM, rng);
     g1_jac_t first, got;
-    msm_opts_t o = {1, 0, 1};
+    msm_opts_t o = {1, 0, 1, NULL};
     CHECK(msm_g1(&first, b, s, n, &o, NULL) == CUZK_OK, "msm_g1 failed");
     for (unsigned t = 1; t <= 4; t++) {
         for (unsigned k = 1; k <= 3; k++) {
-            msm_opts_t ok = {t, 0, k};
+            msm_opts_t ok = {t, 0, k, NULL};
             CHECK(msm_g1(&got, b, s, n, &ok, NULL) == CUZK_OK &&
                       memcmp(&got, &first, sizeof got) == 0,
                   "threads=%u chunks=%u: output not bit-identical", t, k);
         }
     }
+    free(b);
+    free(s);
+}
+
+/* Cancellation: a set flag (in opts, or bound to the calling thread) ends the MSM with
+ * CUZK_E_CANCELLED and leaves `out` untouched; a clear flag changes nothing. */
+static void cancellation(msm_rng *rng)
+{
+    const size_t n = 500;
+    fr_t t0, step;
+    fr_from_u64(&t0, 5);
+    fr_from_u64(&step, 7);
+    g1_affine_t *b = malloc(n * sizeof *b);
+    uint64_t *s = malloc(n * 32);
+    msm_linear_g1(b, n, &t0, &step);
+    fill_scalars(s, n, PAT_RANDOM, rng);
+    g1_jac_t plain, got, mark;
+    memset(&mark, 0xA5, sizeof mark);
+    atomic_bool flag;
+    atomic_init(&flag, false);
+    msm_opts_t o = {2, 0, 0, &flag};
+    CHECK(msm_g1(&plain, b, s, n, NULL, NULL) == CUZK_OK, "msm_g1 failed");
+    CHECK(msm_g1(&got, b, s, n, &o, NULL) == CUZK_OK && memcmp(&got, &plain, sizeof got) == 0,
+          "a clear cancel flag changed the result");
+    atomic_store(&flag, true);
+    cuzk_error e = {0};
+    got = mark;
+    CHECK(msm_g1(&got, b, s, n, &o, &e) == CUZK_E_CANCELLED && strstr(e.msg, "cancelled") &&
+              memcmp(&got, &mark, sizeof got) == 0,
+          "opts.cancel set: want CUZK_E_CANCELLED and out untouched, got '%s'", e.msg);
+    const atomic_bool *outer = cuzk_cancel_bind(&flag);
+    CHECK(msm_g1(&got, b, s, n, NULL, NULL) == CUZK_E_CANCELLED, "the thread's bound flag is not seen");
+    uint64_t density[(500 + 63) / 64];
+    memset(density, 0xff, sizeof density);
+    CHECK(msm_g1_density(&got, b, n, density, s, n, NULL, NULL) == CUZK_E_CANCELLED,
+          "the density MSM does not see the bound flag");
+    cuzk_cancel_bind(outer);
+    CHECK(msm_g1(&got, b, s, n, NULL, NULL) == CUZK_OK && memcmp(&got, &plain, sizeof got) == 0,
+          "after unbinding the MSM runs again");
     free(b);
     free(s);
 }
@@ -299,7 +338,7 @@ static void plans(void)
     const size_t sizes[] = {0, 1, 5, 1000, (size_t)1 << 16, (size_t)1 << 22};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         for (unsigned t = 1; t <= 16; t *= 2) {
-            msm_opts_t o = {t, 0, 0};
+            msm_opts_t o = {t, 0, 0, NULL};
             msm_plan_t p;
             msm_plan(&p, MSM_G1, sizes[i], &o);
             CHECK(p.window_bits >= 1 && p.window_bits <= MSM_MAX_WINDOW_BITS &&
@@ -310,7 +349,7 @@ static void plans(void)
                   p.window_bits, p.windows, p.chunks, p.threads);
         }
     }
-    msm_opts_t o = {3, 7, 5};
+    msm_opts_t o = {3, 7, 5, NULL};
     msm_plan_t p;
     msm_plan(&p, MSM_G2, 100000, &o);
     CHECK(p.window_bits == 7 && p.chunks == 5 && p.threads == 3, "forced plan not honoured");
@@ -392,6 +431,7 @@ int main(void)
     plans();
     errors_and_empty();
     thread_independence(&rng);
+    cancellation(&rng);
     equal_and_negated_bases(&rng);
     closed_form_g1(2000, &rng);
     closed_form_g1(40, &rng);
