@@ -216,6 +216,9 @@ cuzk_status cuzk_engine_wait_any(cuzk_engine *e, int64_t timeout_ms, uint64_t *j
  * released as described above. Errors: CUZK_E_INVALID_ARG for an unknown id or a job that
  * already finished (its state is unchanged). */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, cuzk_error *err);
+/* cuzk_engine_cancel with `reason` as the job's error message (cuzk_engine_cancel's is
+ * "cancelled by request"; the daemon's drain says "cancelled by shutdown"). */
+cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_error *err);
 
 /* Block until no job is queued or running and no partition is anywhere in the pipeline
  * (all flight counters are then 0). Errors: CUZK_E_TIMEOUT. */

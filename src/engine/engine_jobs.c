@@ -155,6 +155,11 @@ cuzk_status cuzk_engine_wait_any(cuzk_engine *e, int64_t timeout_ms, uint64_t *j
 
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, cuzk_error *err)
 {
+    return cuzk_engine_cancel_why(e, job_id, "cancelled by request", err);
+}
+
+cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_error *err)
+{
     pthread_mutex_lock(&e->mu);
     cuzk_job *job = cuzk_job_table_find(&e->table, job_id);
     if (!job) {
@@ -163,7 +168,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, cuzk_error *err)
                          (unsigned long long)job_id);
     }
     cuzk_job_state state = job->state;
-    bool aborted = cuzk_job_abort_locked(e, job, CUZK_JOB_CANCELLED, CUZK_E_CANCELLED, "cancelled by request");
+    bool aborted = cuzk_job_abort_locked(e, job, CUZK_JOB_CANCELLED, CUZK_E_CANCELLED, "%s", reason);
     pthread_mutex_unlock(&e->mu);
     if (!aborted)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "cancel: job %llu already %s", (unsigned long long)job_id,

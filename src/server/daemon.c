@@ -188,8 +188,9 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     int sig = wait_signal();
     cuzk_log(CUZK_LOG_INFO, "%s: shutting down (grace %llu ms)", strsignal(sig),
              (unsigned long long)cfg.shutdown_grace_ms);
+    /* new proofs are refused (UNAVAILABLE) from here; the gRPC server keeps answering the
+     * other calls (GetStatus, AwaitProof) during the drain and shuts down after it */
     cuzk_service_stop_accepting(svc);
-    cuzk_grpc_server_shutdown(grpc);
     pthread_t watcher;
     bool watching = pthread_create(&watcher, NULL, second_signal_main, svc) == 0;
     unsigned cancelled = cuzk_service_drain(svc, cfg.shutdown_grace_ms);

@@ -461,8 +461,10 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
         deadline_in(&ts, 100);
         pthread_cond_timedwait(&s->cv, &s->mu, &ts);
     }
+    /* the running partitions see the cancel between MSM chunks, so the jobs settle within
+     * about a second of the grace */
     for (size_t i = 0; i < s->n_active; i++)
-        if (cuzk_engine_cancel(s->engine, s->active[i]->engine_id, NULL) == CUZK_OK)
+        if (cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL) == CUZK_OK)
             cancelled++;
     for (size_t b = 0; b < SVC_HASH; b++)
         for (svc_job *j = s->table[b]; j; j = j->hnext)
@@ -473,7 +475,7 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
         deadline_in(&ts, 100);
         pthread_cond_timedwait(&s->cv, &s->mu, &ts);
         for (size_t i = 0; i < s->n_active; i++) /* late submissions */
-            cuzk_engine_cancel(s->engine, s->active[i]->engine_id, NULL);
+            cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL);
     }
     pthread_mutex_unlock(&s->mu);
     return cancelled;
@@ -996,13 +998,17 @@ cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProof
         return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", req->job_id);
     }
     resp->was_running = false;
+    const char *what = "already finished";
     if (job->phase == JOB_SUBMITTING) {
         job->cancel_requested = true;
+        what = "was being submitted";
     } else if (job->phase == JOB_ACTIVE) {
-        resp->was_running = svc_stage_get(s, job->engine_id).synth_started > 0;
-        cuzk_engine_cancel(s->engine, job->engine_id, NULL); /* fails only if it just finished */
+        bool started = svc_stage_get(s, job->engine_id).synth_started > 0;
+        /* fails when the job already finished or was cancelled: then it was not running */
+        bool cancelled = cuzk_engine_cancel(s->engine, job->engine_id, NULL) == CUZK_OK;
+        resp->was_running = cancelled && started;
+        what = !cancelled ? "already finished or cancelled" : started ? "was running" : "was queued";
     }
-    const char *what = job->phase == JOB_FINISHED ? "already finished" : resp->was_running ? "was running" : "was queued";
     pthread_mutex_unlock(&s->mu);
     cuzk_log(CUZK_LOG_INFO, "job %s: cancel requested (%s)", req->job_id, what);
     return rpc_ok();

@@ -117,8 +117,9 @@ void cuzk_service_stop_accepting(cuzk_service *s);
 /* True until cuzk_service_stop_accepting. */
 bool cuzk_service_healthy(cuzk_service *s);
 /* Shutdown, step 2: wait up to grace_ms for unfinished jobs to finish, then cancel the
- * rest and wait until they are settled (waiters receive CANCELLED). Returns the number of
- * jobs that had to be cancelled. */
+ * rest ("cancelled by shutdown"; running partitions stop between MSM chunks) and wait until
+ * they are settled (waiters receive CANCELLED). Returns the number of jobs that had to be
+ * cancelled. The RPCs keep being served meanwhile (GetStatus shows the drain). */
 unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms);
 
 #endif
