@@ -33,6 +33,14 @@ static void combine_worker(par_team *team, unsigned tid, unsigned nthreads, void
     }
 }
 
+/* The error of a failed ntt_engine_run. */
+static cuzk_status ntt_failed(cuzk_status st, unsigned log2_m, cuzk_error *err)
+{
+    if (st == CUZK_E_CANCELLED)
+        return cuzk_fail(err, st, "poly_h_compute: cancelled");
+    return cuzk_fail(err, st, "poly_h_compute: cannot allocate root tables for log2_m = %u", log2_m);
+}
+
 cuzk_status poly_h_compute(fr_t *a, fr_t *b, fr_t *c, unsigned log2_m, poly_h_form form, unsigned threads,
                            cuzk_error *err)
 {
@@ -69,7 +77,7 @@ cuzk_status poly_h_compute(fr_t *a, fr_t *b, fr_t *c, unsigned log2_m, poly_h_fo
         if (!st)
             st = ntt_engine_run(vec[i], &to_values, threads);
         if (st)
-            return cuzk_fail(err, st, "poly_h_compute: cannot allocate root tables for log2_m = %u", log2_m);
+            return ntt_failed(st, log2_m, err);
     }
 
     combine_job job = {.a = a, .b = b, .c = c, .m = m};
@@ -87,7 +95,5 @@ cuzk_status poly_h_compute(fr_t *a, fr_t *b, fr_t *c, unsigned log2_m, poly_h_fo
     fr_mul(&back.post_c, &m_inv, &z);
     fr_inv(&back.post_base, &shift);
     cuzk_status st = ntt_engine_run(a, &back, threads);
-    if (st)
-        return cuzk_fail(err, st, "poly_h_compute: cannot allocate root tables for log2_m = %u", log2_m);
-    return CUZK_OK;
+    return st ? ntt_failed(st, log2_m, err) : CUZK_OK;
 }

@@ -29,7 +29,9 @@
  * them at most about 1 MiB of root tables and the threads' stacks. Threads: `threads` >= 1 as in
  * ntt.h; bit-identical output for every thread count. Errors (err may be NULL):
  * CUZK_E_INVALID_ARG for a NULL buffer, log2_m > 28, threads == 0 or an unknown form;
- * CUZK_E_NOMEM if root tables cannot be allocated (then a, b, c hold unspecified values).
+ * CUZK_E_NOMEM if root tables cannot be allocated (then a, b, c hold unspecified values);
+ * CUZK_E_CANCELLED once the calling thread's bound cancel flag (common/cancel.h) is set,
+ * checked between the butterfly stages of each NTT (a, b, c then unspecified).
  * Thread-safety: concurrent calls on distinct buffers are safe.
  */
 #ifndef CUZK_POLY_H_H

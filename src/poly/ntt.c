@@ -48,6 +48,8 @@ static cuzk_status transform(const char *fn, fr_t *v, unsigned log2_n, poly_root
             fr_inv(&plan.post_base, shift);
     }
     st = ntt_engine_run(v, &plan, threads);
+    if (st == CUZK_E_CANCELLED)
+        return cuzk_fail(err, st, "%s: cancelled", fn);
     if (st)
         return cuzk_fail(err, st, "%s: cannot allocate root tables for log2_n = %u", fn, log2_n);
     return CUZK_OK;

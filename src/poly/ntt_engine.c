@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cancel.h"
 #include "field/cpu.h"
 #include "poly/par.h"
 
@@ -27,6 +28,7 @@ typedef struct {
     const fr_t *lo16;
     const unsigned char *wbv;
     size_t wbv_off[NTT_BLOCK_LOG];
+    const atomic_bool *cancel; /* the caller's bound flag (common/cancel.h): skip the rest */
 } ntt_job;
 
 static uint32_t bitrev32(uint32_t x)
@@ -152,15 +154,17 @@ static void ntt_worker(par_team *team, unsigned tid, unsigned nthreads, void *ar
     }
     par_barrier(team);
 
+    /* once cancelled every member skips the remaining work but still meets the barriers */
     size_t nblocks = job->n >> job->block_log;
     par_range(nblocks, tid, nthreads, &lo, &hi);
-    for (size_t b = lo; b < hi; b++)
+    for (size_t b = lo; b < hi && !cuzk_cancel_is_set(job->cancel); b++)
         block_stages(v + (b << job->block_log), job);
     par_barrier(team);
 
     for (unsigned s = job->block_log; s < job->k; s++) {
         par_range((size_t)1 << s, tid, nthreads, &lo, &hi);
-        strided_stage(job, s, lo, hi);
+        if (!cuzk_cancel_is_set(job->cancel))
+            strided_stage(job, s, lo, hi);
         par_barrier(team);
     }
 
@@ -228,7 +232,7 @@ cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *p, unsigned threads)
             fr_mul(&v[0], &v[0], &p->post_c);
         return CUZK_OK;
     }
-    ntt_job job = {.v = v, .p = p, .n = (size_t)1 << k, .k = k};
+    ntt_job job = {.v = v, .p = p, .n = (size_t)1 << k, .k = k, .cancel = cuzk_cancel_flag()};
     job.block_log = k < NTT_BLOCK_LOG ? k : NTT_BLOCK_LOG;
     job.lo_log = k / 2; /* = ceil((k - 1) / 2): lo and hi together cover e < 2^(k-1) */
     size_t wb_len = (size_t)1 << (job.block_log - 1);
@@ -265,5 +269,5 @@ cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *p, unsigned threads)
     par_run(par_useful_threads(job.n, threads), ntt_worker, &job);
     free(tables);
     free(vtables);
-    return CUZK_OK;
+    return cuzk_cancel_is_set(job.cancel) ? CUZK_E_CANCELLED : CUZK_OK;
 }

@@ -22,7 +22,9 @@
  * between phases; the count is reduced where the size cannot use it. Field arithmetic is exact
  * and fully reduced, so the output is bit-identical for every thread count.
  * Errors: CUZK_E_NOMEM when a table cannot be allocated (v is then unchanged); a failed
- * pthread_create only lowers the thread count. Thread-safety: distinct calls may run at once on
+ * pthread_create only lowers the thread count; CUZK_E_CANCELLED when the calling thread's
+ * bound cancel flag (common/cancel.h) was set: the stages left are skipped (checked per
+ * block and per strided stage) and v holds unspecified values. Thread-safety: distinct calls may run at once on
  * distinct buffers.
  */
 #ifndef CUZK_POLY_NTT_ENGINE_H

@@ -100,13 +100,13 @@ class Client:
             return e.code(), e.details()
 
 
-def write_config(name, listen, extra="", max_message="256KiB"):
+def write_config(name, listen, extra="", max_message="256KiB", grace="2s"):
     """A config file in a new folder; returns (folder, path)."""
     folder = tempfile.mkdtemp(prefix=name + "-", dir=TMP)
     cfg = os.path.join(folder, "cuzk.toml")
     with open(cfg, "w") as f:
         f.write('[daemon]\nlisten = "%s"\nstatus_listen = "127.0.0.1:0"\nmax_message_size = "%s"\n'
-                'shutdown_grace = "2s"\n%s' % (listen, max_message, extra))
+                'shutdown_grace = "%s"\n%s' % (listen, max_message, grace, extra))
     return folder, cfg
 
 
@@ -124,10 +124,11 @@ RAW_LOG = re.compile(r"^[EIWD]\d{4} |chttp2|Error processing request|Closing con
 
 
 class Daemon:
-    def __init__(self, name, listen, extra="", max_message="256KiB"):
-        self.dir, self.cfg = write_config(name, listen, extra, max_message)
+    def __init__(self, name, listen, extra="", max_message="256KiB", wrap=(), grace="2s"):
+        """`wrap`: a command prefix the daemon runs under (e.g. unshare); `grace`: shutdown_grace."""
+        self.dir, self.cfg = write_config(name, listen, extra, max_message, grace)
         self.log = open(os.path.join(self.dir, "log"), "w+")
-        self.p = subprocess.Popen([CUZK, "daemon", "--config", self.cfg], stderr=self.log)
+        self.p = subprocess.Popen(list(wrap) + [CUZK, "daemon", "--config", self.cfg], stderr=self.log)
         DAEMONS.append(self)
         deadline = time.time() + 30
         while time.time() < deadline:

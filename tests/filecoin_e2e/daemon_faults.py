@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""Faults of issue 21 through `cuzk daemon` over gRPC (Python grpcio client built from the
+repository's .proto), with test-only parameters and a 2 KiB sector sealed by
+`cuzk-bench gen-vanilla`:
+  - request_id reuse with another proof kind: INVALID_ARGUMENT naming both kinds; a
+    WinningPoSt with 1,000 copies of its vanilla proof: INVALID_ARGUMENT (exactly one);
+    both counted in /metrics (cuzk_requests_refused) and logged at info level;
+  - cancel of a running 2 KiB PoRep (a partition inside prove_start): AwaitProof answers
+    CANCELLED within 2 s of CancelProof; a second CancelProof answers was_running false;
+  - SIGTERM with a 2 KiB PoRep proving: GetStatus still answers during the drain, new
+    proofs are refused UNAVAILABLE, the job ends CANCELLED "cancelled by shutdown" and the
+    daemon exits within shutdown_grace + 2 s;
+  - damaged parameters (a flipped byte in the verifying-key part of a .params, and in a
+    proving-key point): FAILED_PRECONDITION naming the .params file, an ERROR log line;
+  - a full cache disk: a 4 MiB tmpfs as [srs] cache_dir in a private mount namespace
+    (unshare -m; skipped with a message where mounting is not permitted): the job fails with
+    "no space left on device, N bytes needed in DIR", no temporary file is left, the daemon
+    keeps serving, and after the tmpfs is enlarged the next job proves.
+Prints "N passed, N failed"."""
+import argparse, base64, json, os, re, shutil, signal, subprocess, sys, threading, time
+
+import grpc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+import daemon_lib as lib  # noqa: E402
+from daemon_lib import Client, Daemon, check  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--cuzk", required=True)
+ap.add_argument("--bench", required=True)
+ap.add_argument("--proto", required=True)
+ap.add_argument("--params", required=True)
+args = ap.parse_args()
+pb = lib.init(args.cuzk, args.proto, "cuzk-fc-faults-")
+R = bytes([3] * 32)
+ST = pb.AwaitProofResponse
+
+
+def gen(kind, *argv):
+    out = os.path.join(lib.TMP, kind + ".out")
+    subprocess.run([args.bench, "gen-vanilla", kind] + list(argv) + ["-o", out], capture_output=True, check=True)
+    return open(out, "rb").read()
+
+
+env = gen("porep", "--registered-proof", "5", "--format", "envelope")
+win = [base64.b64decode(x) for x in json.loads(gen("winning-post", "--registered-proof", "0", "--format", "blobs"))]
+wdp = [base64.b64decode(x) for x in json.loads(gen("window-post", "--registered-proof", "10", "--sectors", "1,2",
+                                                    "--format", "blobs"))]
+
+
+def porep(rid):
+    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env, miner_id=1000,
+                                 sector_number=1, sector_size=2048)
+
+
+def winning(rid="", proofs=None):
+    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINNING_POST, registered_proof=0,
+                                 vanilla_proofs=win if proofs is None else proofs, miner_id=1000, randomness=R)
+
+
+def window(rid=""):
+    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
+                                 vanilla_proofs=wdp, miner_id=1000, randomness=R)
+
+
+def wait_proving(c, secs=300):
+    """Wait until a partition is inside prove_start."""
+    end = time.time() + secs
+    while time.time() < end:
+        if c.call("GetStatus", pb.GetStatusRequest()).pipeline.partitions_proving >= 1:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+srs = '[srs]\npce = false\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, os.path.join(lib.TMP, "cache"))
+d = Daemon("faults", "unix://%s/f.sock" % lib.TMP, srs + '[logging]\nlevel = "info"\n', max_message="64MiB")
+c = Client(d.target)
+
+# ---- refusals: request_id reused by another kind, WinningPoSt vanilla count ----
+sub = c.call("SubmitProof", porep("shared-id"))
+code, msg = c.code("SubmitProof", winning("shared-id"))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "porep-c2" in msg and "winning-post" in msg and "shared-id" in msg,
+      "request_id reused by another kind: %s %r" % (code, msg))
+again = c.call("SubmitProof", porep("shared-id"))
+check(again.job_id == sub.job_id, "the same request_id and kind is still the same job")
+code, msg = c.code("Prove", pb.ProveRequest(submit=winning("", win * 1000)))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla_proofs" in msg and "1000" in msg,
+      "WinningPoSt with 1000 vanilla proofs: %s %r" % (code, msg))
+
+# ---- cancel of the running PoRep: prompt ----
+check(wait_proving(c), "the PoRep reaches prove_start")
+t0 = time.time()
+cr = c.call("CancelProof", pb.CancelProofRequest(job_id=sub.job_id))
+aw = c.call("AwaitProof", pb.AwaitProofRequest(job_id=sub.job_id, timeout_ms=2000))
+dt = time.time() - t0
+check(cr.was_running and aw.status == ST.CANCELLED and dt < 2.0,
+      "cancel of a running PoRep: was_running %s, %s %r after %.2f s (want CANCELLED within 2 s)" %
+      (cr.was_running, ST.Status.Name(aw.status), aw.error_message, dt))
+print("cancel: CANCELLED %.2f s after CancelProof" % dt)
+cr2 = c.call("CancelProof", pb.CancelProofRequest(job_id=sub.job_id))
+check(not cr2.was_running, "a second CancelProof answers was_running false")
+check(lib.wait_idle(c, 30, params_charged=True), "counters at zero after the cancel")
+
+status, metrics = d.http("/metrics")
+m = re.search(r'^cuzk_requests_refused\{reason="invalid_argument"\} (\d+)$', metrics, re.M)
+check(status == 200 and m and int(m.group(1)) == 2, "refused requests in /metrics: %s" % (m and m.group(0)))
+log = d.logtext()
+check(re.search(r"INFO .*job shared-id refused: winning-post: .*already used", log) and
+      re.search(r"INFO .*job \S+ accepted: porep-c2, 1 partition", log) and
+      re.search(r"INFO .*job \S+ cancelled: porep-c2, 1 partition\(s\), after [\d.]+ s: cancelled by request", log),
+      "info log lines per job accepted / refused / cancelled:\n" + log[-3000:])
+
+# ---- shutdown: within the grace + 2 s, cancelled by shutdown, GetStatus during the drain ----
+res = {}
+
+
+def prove_bg():
+    try:
+        res["r"] = Client(d.target).call("Prove", pb.ProveRequest(submit=porep("at-shutdown")), timeout=300).result
+    except grpc.RpcError as e:
+        res["r"] = e
+
+
+th = threading.Thread(target=prove_bg)
+th.start()
+check(wait_proving(c), "the second PoRep reaches prove_start")
+t0 = time.time()
+d.p.send_signal(signal.SIGTERM)
+time.sleep(0.5)
+try:
+    st = c.call("GetStatus", pb.GetStatusRequest(), timeout=5)
+    check(st.pipeline.partitions_proving + st.pipeline.jobs_proving >= 1, "GetStatus during the drain: %s" % st.pipeline)
+except grpc.RpcError as e:
+    check(False, "GetStatus during the drain: %s" % e)
+code, msg = c.code("SubmitProof", winning("late"), timeout=5)
+check(code == grpc.StatusCode.UNAVAILABLE and "shutting down" in msg, "a submission during the drain: %s %r" %
+      (code, msg))
+try:
+    rc = d.p.wait(20)
+except subprocess.TimeoutExpired:
+    rc = None
+dt = time.time() - t0
+th.join(30)
+r = res.get("r")
+check(rc == 0 and dt < 2 + 2, "exit %s %.1f s after SIGTERM with shutdown_grace 2 s (want within 4 s)" % (rc, dt))
+print("shutdown: exit %.1f s after SIGTERM (grace 2 s)" % dt)
+check(isinstance(r, ST) and r.status == ST.CANCELLED and "cancelled by shutdown" in r.error_message,
+      "the job running at shutdown: %s" % (r if not isinstance(r, ST) else "%s %r" % (ST.Status.Name(r.status),
+                                                                                     r.error_message)))
+check(not os.path.exists(os.path.join(lib.TMP, "f.sock")), "the socket is removed at exit")
+
+
+# ---- damaged parameters: FAILED_PRECONDITION naming the file, logged at error level ----
+def params_file(req, stem):
+    """Ask a daemon without parameters which file `req` needs."""
+    code, msg = c0.code("Prove", pb.ProveRequest(submit=req))
+    m = re.search(r"(/\S+%s)" % re.escape(stem), msg)
+    return os.path.basename(m.group(1)) if m else None
+
+
+empty = os.path.join(lib.TMP, "no-params")
+os.mkdir(empty)
+d0 = Daemon("noparams", "unix://%s/n.sock" % lib.TMP, '[srs]\nparam_cache = "%s"\n' % empty)
+c0 = Client(d0.target)
+wname = params_file(winning(), ".params")
+check(wname and os.path.exists(os.path.join(args.params, wname)), "the WinningPoSt 2 KiB parameter file: %s" % wname)
+for what, off in (("vk alpha_g1", 20), ("a proving-key point", -1000)):
+    bad = os.path.join(lib.TMP, "bad-params-%d" % abs(off))
+    os.mkdir(bad)
+    for f in os.listdir(args.params):
+        if f != wname:
+            os.symlink(os.path.join(args.params, f), os.path.join(bad, f))
+    data = bytearray(open(os.path.join(args.params, wname), "rb").read())  # a copy: the fixture stays intact
+    data[off] ^= 0x10
+    with open(os.path.join(bad, wname), "wb") as f:
+        f.write(data)
+    db = Daemon("badparams", "unix://%s/b%d.sock" % (lib.TMP, abs(off)),
+                '[srs]\npce = false\nparam_cache = "%s"\ncache_dir = "%s"\n' % (bad, os.path.join(bad, "cache")))
+    code, msg = Client(db.target).code("Prove", pb.ProveRequest(submit=winning()))
+    check(code == grpc.StatusCode.FAILED_PRECONDITION and os.path.join(bad, wname) in msg,
+          "%s damaged: %s %r (want FAILED_PRECONDITION naming the file)" % (what, code, msg))
+    check(re.search(r"ERROR .*srs: winning-2k: loading the parameters failed: .*" + re.escape(wname), db.logtext()),
+          "%s damaged: an ERROR log line naming the file: %s" % (what, db.logtext()[-2000:]))
+    check(db.stop() == 0, "daemon with damaged parameters stops cleanly")
+check(d0.stop() == 0, "daemon without parameters stops cleanly")
+
+# ---- a full cache disk ----
+mnt = os.path.join(lib.TMP, "small-cache")
+os.mkdir(mnt)
+probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs '%s'" % mnt],
+                       capture_output=True, text=True)
+if probe.returncode != 0:
+    print("SKIP full-disk case: cannot mount a tmpfs in a private mount namespace (%s)" % probe.stderr.strip())
+else:
+    wrap = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+            "mount -t tmpfs -o size=4m tmpfs '%s' && exec \"$@\"" % mnt, "sh"]
+    dd = Daemon("fulldisk", "unix://%s/d.sock" % lib.TMP,
+                '[srs]\npce = false\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, mnt), wrap=wrap,
+                max_message="64MiB")
+    cd = Client(dd.target)
+    inside = "/proc/%d/root%s" % (dd.p.pid, mnt)  # the tmpfs as the daemon sees it
+    code, msg = cd.code("Prove", pb.ProveRequest(submit=window("full")), timeout=600)
+    check(code == grpc.StatusCode.FAILED_PRECONDITION and re.search(r"no space left on device, \d+ bytes needed in " +
+                                                                    re.escape(mnt), msg),
+          "window-post on a full cache: %s %r" % (code, msg))
+    left = os.listdir(inside)
+    check(left == [], "no temporary file left on the full tmpfs: %s" % left)
+    check(dd.p.poll() is None and cd.call("GetStatus", pb.GetStatusRequest()) is not None, "the daemon keeps serving")
+    subprocess.run(["nsenter", "-t", str(dd.p.pid), "-m", "mount", "-o", "remount,size=64m", mnt], check=True)
+    r = cd.call("Prove", pb.ProveRequest(submit=window("roomy")), timeout=1200).result
+    check(r.status == ST.COMPLETED and len(r.proof) == 192, "window-post once the cache has room: %s %r" %
+          (ST.Status.Name(r.status), r.error_message))
+    check(dd.stop() == 0, "the full-disk daemon stops cleanly")
+lib.summary()
