@@ -63,6 +63,19 @@ def window(rid=""):
                                  vanilla_proofs=wdp, miner_id=1000, randomness=R)
 
 
+def cpu_s(pid):
+    """CPU seconds (user + system, all threads) process `pid` has used so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# On a machine loaded far beyond its cores, wall-clock latencies stretch with the load; there
+# the promptness checks also accept the work the daemon did itself (its CPU seconds) after
+# the cancel / the grace: under 2 s, where finishing the partition costs tens of seconds.
+OVERLOADED = os.getloadavg()[0] > 2 * os.cpu_count()
+
+
 def wait_proving(c, secs=300):
     """Wait until a partition is inside prove_start."""
     end = time.time() + secs
@@ -90,14 +103,14 @@ check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla_proofs" in msg and "
 
 # ---- cancel of the running PoRep: prompt ----
 check(wait_proving(c), "the PoRep reaches prove_start")
-t0 = time.time()
+t0, cpu0 = time.time(), cpu_s(d.p.pid)
 cr = c.call("CancelProof", pb.CancelProofRequest(job_id=sub.job_id))
-aw = c.call("AwaitProof", pb.AwaitProofRequest(job_id=sub.job_id, timeout_ms=2000))
-dt = time.time() - t0
-check(cr.was_running and aw.status == ST.CANCELLED and dt < 2.0,
-      "cancel of a running PoRep: was_running %s, %s %r after %.2f s (want CANCELLED within 2 s)" %
-      (cr.was_running, ST.Status.Name(aw.status), aw.error_message, dt))
-print("cancel: CANCELLED %.2f s after CancelProof" % dt)
+aw = c.call("AwaitProof", pb.AwaitProofRequest(job_id=sub.job_id, timeout_ms=60000))
+dt, cpu = time.time() - t0, cpu_s(d.p.pid) - cpu0
+check(cr.was_running and aw.status == ST.CANCELLED and (dt < 2.0 or (OVERLOADED and cpu < 2.0)),
+      "cancel of a running PoRep: was_running %s, %s %r after %.2f s, %.2f CPU s (want CANCELLED within 2 s)" %
+      (cr.was_running, ST.Status.Name(aw.status), aw.error_message, dt, cpu))
+print("cancel: CANCELLED %.2f s after CancelProof (daemon CPU %.2f s, load %.1f)" % (dt, cpu, os.getloadavg()[0]))
 cr2 = c.call("CancelProof", pb.CancelProofRequest(job_id=sub.job_id))
 check(not cr2.was_running, "a second CancelProof answers was_running false")
 check(lib.wait_idle(c, 30, params_charged=True), "counters at zero after the cancel")
@@ -136,15 +149,24 @@ except grpc.RpcError as e:
 code, msg = c.code("SubmitProof", winning("late"), timeout=5)
 check(code == grpc.StatusCode.UNAVAILABLE and "shutting down" in msg, "a submission during the drain: %s %r" %
       (code, msg))
-try:
-    rc = d.p.wait(20)
-except subprocess.TimeoutExpired:
-    rc = None
+time.sleep(max(0.0, t0 + 2.0 - time.time()))
+cpu_grace = cpu_s(d.p.pid)  # at the end of the grace
+rc, cpu = None, None
+while time.time() < t0 + 60:
+    pid, status, ru = os.wait4(d.p.pid, os.WNOHANG)
+    if pid:
+        rc = os.waitstatus_to_exitcode(status)
+        d.p.returncode = rc
+        cpu = ru.ru_utime + ru.ru_stime - cpu_grace
+        break
+    time.sleep(0.02)
 dt = time.time() - t0
 th.join(30)
 r = res.get("r")
-check(rc == 0 and dt < 2 + 2, "exit %s %.1f s after SIGTERM with shutdown_grace 2 s (want within 4 s)" % (rc, dt))
-print("shutdown: exit %.1f s after SIGTERM (grace 2 s)" % dt)
+check(rc == 0 and (dt < 2 + 2 or (OVERLOADED and cpu is not None and cpu < 2.0)),
+      "exit %s %.1f s after SIGTERM with shutdown_grace 2 s, %s CPU s after the grace (want within 4 s)" %
+      (rc, dt, cpu))
+print("shutdown: exit %.1f s after SIGTERM (grace 2 s; daemon CPU after the grace %s s)" % (dt, cpu))
 check(isinstance(r, ST) and r.status == ST.CANCELLED and "cancelled by shutdown" in r.error_message,
       "the job running at shutdown: %s" % (r if not isinstance(r, ST) else "%s %r" % (ST.Status.Name(r.status),
                                                                                      r.error_message)))
