@@ -35,10 +35,12 @@ uint64_t bench_rand64(uint64_t *state);
  * affine G1 / G2 points (64 random multiples of the generator, then running sums), malloc'ed
  * (caller frees), NULL on allocation failure. */
 void bench_random_scalars(uint64_t *s, size_t n, uint64_t *seed);
+/* n scalars of a boolean-heavy witness: 90% zeros and ones (half each), the rest random. */
+void bench_bool90_scalars(uint64_t *s, size_t n, uint64_t *seed);
 g1_affine_t *bench_g1_bases(size_t n, uint64_t *seed);
 g2_affine_t *bench_g2_bases(size_t n, uint64_t *seed);
 
-/* gpu ntt [options]: device NTT / H beside the CPU's (tools/bench/gpu.c). */
+/* gpu ntt|msm [options]: device NTT / H and G1 MSM beside the CPU's (tools/bench/gpu.c). */
 int bench_gpu(int argc, char **argv);
 
 /* witness-msm --c1 FILE [--partition N] [--threads N] [--runs N] [--json]

@@ -1,6 +1,7 @@
-/* cuzk-bench gpu ntt: the device NTT and H polynomial (src/gpu/ntt.h) beside the CPU's
- * (src/poly) in the same run, at chosen sizes, each device result checked byte for byte against
- * the CPU's. tests/gpu/device-check.sh collects its JSON rows. */
+/* cuzk-bench gpu ntt | msm: the device NTT and H polynomial (src/gpu/ntt.h) beside the CPU's
+ * (src/poly), and the device G1 MSM (src/gpu/msm.h) beside the CPU's (src/msm), in the same
+ * run, at chosen sizes, each device result checked byte for byte against the CPU's.
+ * tests/gpu/device-check.sh collects their JSON rows. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +9,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "gpu/msm.h"
 #include "gpu/ntt.h"
+#include "msm/msm.h"
 #include "poly/h.h"
 #include "poly/ntt.h"
 
-static const char USAGE[] =
+static const char USAGE_NTT[] =
     "usage: cuzk-bench gpu ntt [--log N[,N...]] [--runtime opencl|cuda] [--device N] [--threads N]\n"
     "                          [--runs N] [--json]\n"
     "  per size 2^N (default 24,27): one forward NTT and the whole bellperson H polynomial\n"
@@ -23,6 +26,19 @@ static const char USAGE[] =
     "  device, else the first OpenCL device, unless --runtime / --device say otherwise.\n"
     "  --json: the table goes to stderr, stdout carries {\"device\",\"rows\":[{\"name\",\"log\",\n"
     "  \"gpu_ms\",\"cpu_ms\",\"speedup\",\"ok\"}],\"peak_rss_bytes\"}; exit 1 if a result differs\n";
+static const char USAGE_MSM[] =
+    "usage: cuzk-bench gpu msm [--log N[,N...]] [--mix random|filecoin] [--runtime opencl|cuda] [--device N]\n"
+    "                          [--threads N] [--runs N] [--json]\n"
+    "  per size 2^N (default 20): one G1 MSM on the device (gpu_msm_g1: bases resident, scalars in\n"
+    "  device memory) and with the CPU code on --threads threads (default: all online CPUs) --\n"
+    "  msm_g1 for --mix random (canonical scalars < 2^254), msm_g1_witness for --mix filecoin (90%\n"
+    "  zeros and ones, the rest random; the CPU's witness-aware path); plus the base upload.\n"
+    "  Bases: running sums of random points, a pool of at most 2^20 repeated beyond that. Device\n"
+    "  time is the best of --runs (default 3) after a warm-up; the device result is compared with\n"
+    "  the CPU's bytes (\"ok\"). Device choice and --json as for gpu ntt: stdout carries\n"
+    "  {\"device\",\"rows\":[{\"name\",\"log\",\"gpu_ms\",\"cpu_ms\",\"speedup\",\"ok\"}],\"peak_rss_bytes\"}\n";
+static const char USAGE[] =
+    "usage: cuzk-bench gpu ntt|msm [options] (gpu ntt --help, gpu msm --help)\n";
 
 typedef struct {
     gpu_device *dev;
@@ -174,79 +190,83 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
     return st;
 }
 
-static int bench_gpu_ntt(int argc, char **argv)
+/* The options both subcommands take; mix is gpu msm's. Returns 0, or the exit code. */
+typedef struct {
+    const char *logs, *runtime, *mix;
+    int device, json;
+} bench_args;
+
+static int parse_args(int argc, char **argv, const char *cmd, const char *usage, bench_args *a, bench_ctx *b,
+                      unsigned *sizes, unsigned *ns, unsigned max_log)
 {
-    const char *logs = "24,27", *runtime = NULL;
-    int device = -1, json = 0;
-    bench_ctx b = {0};
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    b.threads = ncpu > 0 ? (unsigned)ncpu : 1;
-    b.runs = 3;
+    b->threads = ncpu > 0 ? (unsigned)ncpu : 1;
+    b->runs = 3;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(USAGE, stdout);
-            return 0;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (v && !strcmp(a, "--log")) {
-            logs = argv[++i];
-        } else if (v && !strcmp(a, "--runtime")) {
-            runtime = argv[++i];
-        } else if (v && !strcmp(a, "--device")) {
-            device = atoi(argv[++i]);
-        } else if (v && !strcmp(a, "--threads")) {
-            b.threads = (unsigned)atoi(argv[++i]);
-        } else if (v && !strcmp(a, "--runs")) {
-            b.runs = (unsigned)atoi(argv[++i]);
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        } else if (!strcmp(o, "--json")) {
+            a->json = 1;
+        } else if (v && !strcmp(o, "--log")) {
+            a->logs = argv[++i];
+        } else if (v && !strcmp(o, "--runtime")) {
+            a->runtime = argv[++i];
+        } else if (v && !strcmp(o, "--device")) {
+            a->device = atoi(argv[++i]);
+        } else if (v && !strcmp(o, "--threads")) {
+            b->threads = (unsigned)atoi(argv[++i]);
+        } else if (v && !strcmp(o, "--runs")) {
+            b->runs = (unsigned)atoi(argv[++i]);
+        } else if (v && a->mix && !strcmp(o, "--mix")) {
+            a->mix = argv[++i];
         } else {
-            fprintf(stderr, "cuzk-bench gpu ntt: unknown or incomplete option '%s'\n%s", a, USAGE);
+            fprintf(stderr, "cuzk-bench gpu %s: unknown or incomplete option '%s'\n%s", cmd, o, usage);
             return 2;
         }
     }
-    unsigned sizes[8], ns = 0;
-    for (const char *p = logs; *p && ns < 8;) {
+    *ns = 0;
+    for (const char *p = a->logs; *p && *ns < 8;) {
         char *end;
         long l = strtol(p, &end, 10);
-        if (end == p || l < 0 || l > POLY_MAX_LOG2) {
-            fprintf(stderr, "cuzk-bench gpu ntt: --log wants sizes 0..%d separated by commas, got '%s'\n",
-                    POLY_MAX_LOG2, logs);
+        if (end == p || l < 0 || l > (long)max_log) {
+            fprintf(stderr, "cuzk-bench gpu %s: --log wants sizes 0..%u separated by commas, got '%s'\n", cmd,
+                    max_log, a->logs);
             return 2;
         }
-        sizes[ns++] = (unsigned)l;
+        sizes[(*ns)++] = (unsigned)l;
         p = *end == ',' ? end + 1 : end;
     }
-    if (b.threads == 0 || b.runs == 0) {
-        fprintf(stderr, "cuzk-bench gpu ntt: --threads and --runs must be at least 1\n");
+    if (b->threads == 0 || b->runs == 0) {
+        fprintf(stderr, "cuzk-bench gpu %s: --threads and --runs must be at least 1\n", cmd);
         return 2;
     }
     cuzk_error err = {0};
-    if (open_device(runtime, device, &b, &err)) {
-        fprintf(stderr, "cuzk-bench gpu ntt: %s\n", err.msg);
-        gpu_ntt_cache_free(b.cache);
-        gpu_queue_destroy(b.q);
-        gpu_device_close(b.dev);
+    if (open_device(a->runtime, a->device, b, &err)) {
+        fprintf(stderr, "cuzk-bench gpu %s: %s\n", cmd, err.msg);
         return 2;
     }
-    FILE *out = json ? stderr : stdout;
-    fprintf(out, "device %s (program built in %.2f s); CPU: %u threads\n", gpu_device_label(b.dev),
-            gpu_device_build_seconds(b.dev), b.threads);
-    /* warm-up: first launches (JIT / kernel builds) and small tables */
-    row rows[3 * 8 + 3];
-    size_t nrows = 0;
-    cuzk_status st = bench_size(&b, 10, rows, &nrows, &err);
-    nrows = 0;
-    for (unsigned i = 0; i < ns && !st; i++)
-        st = bench_size(&b, sizes[i], rows, &nrows, &err);
-    int rc = 0;
-    if (st) {
-        fprintf(stderr, "cuzk-bench gpu ntt: %s\n", err.msg);
-        rc = 2;
-    }
+    fprintf(a->json ? stderr : stdout, "device %s (program built in %.2f s); CPU: %u threads\n",
+            gpu_device_label(b->dev), gpu_device_build_seconds(b->dev), b->threads);
+    return 0;
+}
+
+static void close_device(bench_ctx *b)
+{
+    gpu_ntt_cache_free(b->cache);
+    gpu_queue_destroy(b->q);
+    gpu_device_close(b->dev);
+}
+
+/* The table (stdout, or stderr with --json) and the JSON object; returns the exit code. */
+static int report(const bench_args *a, bench_ctx *b, const row *rows, size_t nrows, int rc)
+{
+    FILE *out = a->json ? stderr : stdout;
     json_t *j = json_object(), *jr = json_array();
     fprintf(out, "%-22s %12s %12s %9s %s\n", "", "gpu ms", "cpu ms", "speedup", "matches CPU");
     for (size_t i = 0; i < nrows; i++) {
-        row *r = &rows[i];
+        const row *r = &rows[i];
         double sp = r->cpu_ms > 0 && r->gpu_ms > 0 ? r->cpu_ms / r->gpu_ms : 0;
         fprintf(out, "%-22s %12.2f %12.2f %9.2f %s\n", r->name, r->gpu_ms, r->cpu_ms, sp, r->ok ? "yes" : "NO");
         if (!r->ok && !rc)
@@ -260,26 +280,145 @@ static int bench_gpu_ntt(int argc, char **argv)
         json_object_set_new(o, "ok", json_boolean(r->ok));
         json_array_append_new(jr, o);
     }
-    json_object_set_new(j, "device", json_string(gpu_device_label(b.dev)));
-    json_object_set_new(j, "cpu_threads", json_integer(b.threads));
+    json_object_set_new(j, "device", json_string(gpu_device_label(b->dev)));
+    json_object_set_new(j, "cpu_threads", json_integer(b->threads));
     json_object_set_new(j, "rows", jr);
     json_object_set_new(j, "peak_rss_bytes", json_integer((json_int_t)bench_peak_rss()));
-    if (json) {
+    if (a->json) {
         char *s = json_dumps(j, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
     }
     json_decref(j);
-    gpu_ntt_cache_free(b.cache);
-    gpu_queue_destroy(b.q);
-    gpu_device_close(b.dev);
+    close_device(b);
     return rc;
+}
+
+static int bench_gpu_ntt(int argc, char **argv)
+{
+    bench_args a = {"24,27", NULL, NULL, -1, 0};
+    bench_ctx b = {0};
+    unsigned sizes[8], ns;
+    int rc = parse_args(argc, argv, "ntt", USAGE_NTT, &a, &b, sizes, &ns, POLY_MAX_LOG2);
+    if (rc) {
+        close_device(&b);
+        return rc < 0 ? 0 : rc;
+    }
+    /* warm-up: first launches (JIT / kernel builds) and small tables */
+    row rows[3 * 8 + 3];
+    size_t nrows = 0;
+    cuzk_error err = {0};
+    cuzk_status st = bench_size(&b, 10, rows, &nrows, &err);
+    nrows = 0;
+    for (unsigned i = 0; i < ns && !st; i++)
+        st = bench_size(&b, sizes[i], rows, &nrows, &err);
+    if (st)
+        fprintf(stderr, "cuzk-bench gpu ntt: %s\n", err.msg);
+    return report(&a, &b, rows, nrows, st ? 2 : 0);
+}
+
+#define MSM_BENCH_POOL ((size_t)1 << 20)
+
+/* One MSM size: rows msm_<mix>_2^N (device scalars, bases resident) and upload_bases_2^N. */
+static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, row *rows, size_t *nrows,
+                                  cuzk_error *err)
+{
+    size_t n = (size_t)1 << log_n, npool = n < MSM_BENCH_POOL ? n : MSM_BENCH_POOL;
+    uint64_t seed = 0x62656e63686d736dULL + log_n;
+    g1_affine_t *pool = bench_g1_bases(npool, &seed), *bases = n == npool ? pool : malloc(n * sizeof *bases);
+    uint64_t *s = malloc(n * 4 * sizeof *s);
+    row *m = &rows[(*nrows)++], *up = &rows[(*nrows)++];
+    snprintf(m->name, sizeof m->name, "msm_%s_2^%u", filecoin ? "filecoin" : "random", log_n);
+    snprintf(up->name, sizeof up->name, "upload_bases_2^%u", log_n);
+    m->log = up->log = log_n;
+    if (!pool || !bases || !s) {
+        if (bases != pool)
+            free(bases);
+        free(pool);
+        free(s);
+        return cuzk_fail(err, CUZK_E_NOMEM, "host memory for 2^%u bases and scalars", log_n);
+    }
+    for (size_t i = npool; i < n; i++)
+        bases[i] = pool[i % npool];
+    if (filecoin)
+        bench_bool90_scalars(s, n, &seed);
+    else
+        bench_random_scalars(s, n, &seed);
+
+    g1_jac_t want, got;
+    msm_opts_t o = {b->threads, 0, 0};
+    double t0 = bench_now();
+    cuzk_status st = filecoin ? msm_g1_witness(&want, bases, n, NULL, s, n, &o, NULL, err)
+                              : msm_g1(&want, bases, s, n, &o, err);
+    m->cpu_ms = ms_since(t0);
+
+    gpu_msm_bases *db = NULL;
+    gpu_buffer *ds = NULL;
+    if (!st) {
+        t0 = bench_now();
+        st = gpu_msm_bases_upload(b->q, bases, n, &db, err);
+        up->gpu_ms = ms_since(t0);
+    }
+    if (!st)
+        st = gpu_buffer_alloc(b->dev, n * 32, &ds, err);
+    if (!st)
+        st = gpu_upload(b->q, ds, 0, s, n * 32, err);
+    if (!st)
+        st = gpu_queue_sync(b->q, err);
+    for (unsigned r = 0; r < b->runs && !st; r++) {
+        memset(&got, 0, sizeof got);
+        t0 = bench_now();
+        st = gpu_msm_g1(b->q, db, 0, ds, n, &got, err);
+        double ms = ms_since(t0);
+        if (r == 0)
+            m->ok = !st && !memcmp(&got, &want, sizeof got);
+        if (r == 0 || ms < m->gpu_ms)
+            m->gpu_ms = ms;
+    }
+    up->ok = m->ok;
+    up->cpu_ms = 0; /* no CPU counterpart */
+    gpu_buffer_free(ds);
+    gpu_msm_bases_free(db);
+    if (bases != pool)
+        free(bases);
+    free(pool);
+    free(s);
+    return st;
+}
+
+static int bench_gpu_msm(int argc, char **argv)
+{
+    bench_args a = {"20", NULL, "random", -1, 0};
+    bench_ctx b = {0};
+    unsigned sizes[8], ns;
+    int rc = parse_args(argc, argv, "msm", USAGE_MSM, &a, &b, sizes, &ns, 28);
+    if (!rc && strcmp(a.mix, "random") && strcmp(a.mix, "filecoin")) {
+        fprintf(stderr, "cuzk-bench gpu msm: --mix wants random or filecoin, got '%s'\n", a.mix);
+        rc = 2;
+    }
+    if (rc) {
+        close_device(&b);
+        return rc < 0 ? 0 : rc;
+    }
+    bool filecoin = !strcmp(a.mix, "filecoin");
+    row rows[2 * 8 + 2];
+    size_t nrows = 0;
+    cuzk_error err = {0};
+    cuzk_status st = bench_msm_size(&b, 10, filecoin, rows, &nrows, &err); /* warm-up */
+    nrows = 0;
+    for (unsigned i = 0; i < ns && !st; i++)
+        st = bench_msm_size(&b, sizes[i], filecoin, rows, &nrows, &err);
+    if (st)
+        fprintf(stderr, "cuzk-bench gpu msm: %s\n", err.msg);
+    return report(&a, &b, rows, nrows, st ? 2 : 0);
 }
 
 int bench_gpu(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "ntt"))
         return bench_gpu_ntt(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "msm"))
+        return bench_gpu_msm(argc - 1, argv + 1);
     bool help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
     fputs(USAGE, help ? stdout : stderr);
     return help ? 0 : 2;

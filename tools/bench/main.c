@@ -35,6 +35,8 @@ static const char USAGE[] =
     "  gpu ntt [--log N,N] [--runtime opencl|cuda] [--device N] [--json]\n"
     "                                  the device NTT and H polynomial beside the CPU's, each\n"
     "                                  result checked against the CPU (see gpu ntt --help)\n"
+    "  gpu msm [--log N,N] [--mix random|filecoin] [--runtime opencl|cuda] [--device N] [--json]\n"
+    "                                  the device G1 MSM beside the CPU's, checked against it\n"
     "  --addr ADDR [--tls-ca F] [--token-file F] <single|batch|status|preload|metrics> [options]\n"
     "                                  proofs (synthetic circuits), status, SRS preload and metrics\n"
     "                                  through a running daemon's gRPC API (TLS, token: --addr --help)\n"

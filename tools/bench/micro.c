@@ -20,21 +20,6 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
-/* bool90: 90% zeros and ones (half each), the rest random */
-static void bool90_scalars(uint64_t *s, size_t n, uint64_t *seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t roll = bench_rand64(seed) % 20;
-        if (roll < 2) {
-            bench_random_scalars(s + 4 * i, 1, seed);
-        } else {
-            memset(s + 4 * i, 0, 32);
-            s[4 * i] = roll & 1;
-        }
-    }
-}
-
-
 /* ns per dependent multiplication a = a * b (min of 5 runs of 2M). */
 #define TIME_MUL(name, T, mul, from_u64, is_zero)                                             \
     static double name(void)                                                                  \
@@ -330,7 +315,7 @@ int bench_micro(int argc, char **argv)
     g2_affine_t *b2 = bench_g2_bases((size_t)1 << 16, &seed);
     uint64_t *s = malloc(nmax * 4 * sizeof *s), *sb = malloc(nmax * 4 * sizeof *sb);
     bench_random_scalars(s, nmax, &seed);
-    bool90_scalars(sb, nmax, &seed);
+    bench_bool90_scalars(sb, nmax, &seed);
 
     double fpm = time_fp_mul(), frm = time_fr_mul(), madd = time_g1_madd(b1);
     fprintf(out, "%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n", "Fp mul", fpm, "Fr mul", frm,

@@ -1,5 +1,6 @@
 /* Benchmark inputs shared by the cuzk-bench subcommands: scalars and curve points. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -9,6 +10,19 @@ void bench_random_scalars(uint64_t *s, size_t n, uint64_t *seed)
         s[i] = bench_rand64(seed);
     for (size_t i = 0; i < n; i++)
         s[4 * i + 3] &= 0x3fffffffffffffffULL; /* < 2^254 < r */
+}
+
+void bench_bool90_scalars(uint64_t *s, size_t n, uint64_t *seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t roll = bench_rand64(seed) % 20;
+        if (roll < 2) {
+            bench_random_scalars(s + 4 * i, 1, seed);
+        } else {
+            memset(s + 4 * i, 0, 32);
+            s[4 * i] = roll & 1;
+        }
+    }
 }
 
 /* n distinct-looking G1/G2 bases: 64 random multiples of the generator, then running sums. */

@@ -13,3 +13,4 @@
 #include "g1.h"
 #include "g1_batch.h"
 #include "ntt.h"
+#include "msm.h"

@@ -53,6 +53,16 @@ DEVICE bool F(eq)(F_T a, F_T b)
     return acc == 0;
 }
 
+/* a < m: a is a fully reduced element (or, read as an integer, a canonical one) */
+DEVICE bool F(lt_mod)(F_T a)
+{
+    const u32 m[F_N] = F_MOD_INIT;
+    for (int i = F_N - 1; i >= 0; i--)
+        if (a.l[i] != m[i])
+            return a.l[i] < m[i];
+    return false;
+}
+
 /* a - m if a >= m else a (a < 2m, F_N limbs: both moduli leave the top bit free) */
 DEVICE F_T F(reduce_once_)(F_T a)
 {

@@ -231,6 +231,18 @@ DEVICE g1_xyzz_t g1_xyzz_from_jac(g1_jac_t p)
     return r;
 }
 
+/* (X, Y, ZZ, ZZZ) -> (X ZZ, Y ZZZ, ZZ): x = X ZZ / ZZ^2, y = Y ZZZ / ZZ^3 since ZZ^3 = ZZZ^2 */
+DEVICE g1_jac_t g1_jac_from_xyzz(g1_xyzz_t p)
+{
+    if (g1_xyzz_is_infinity(p))
+        return g1_jac_infinity();
+    g1_jac_t r;
+    r.x = fp_mul(p.x, p.zz);
+    r.y = fp_mul(p.y, p.zzz);
+    r.z = p.zz;
+    return r;
+}
+
 /* dbl-2009-l */
 DEVICE g1_jac_t g1_jac_dbl(g1_jac_t p)
 {

@@ -19,6 +19,9 @@
  *   MUL_WIDE(a, b)    32x32 -> 64-bit product; MUL_HI32(a, b) its high half
  *   ADDC(s, c, a, b)  add-with-carry: s = low 32 bits of a + b + c, c = the carry out (0/1)
  *   SUBB(d, bw, a, b) subtract-with-borrow: d = a - b - bw mod 2^32, bw = the borrow out
+ *   ATOMIC_ADD_U32(p, v), ATOMIC_MIN_U32(p, v)   atomic read-modify-write of a GLOBAL u32,
+ *                     returning the old value (OpenCL 1.1 atomic_add / atomic_min; CUDA
+ *                     atomicAdd / atomicMin)
  *
  * CUDA-only fast paths (inline PTX carry chains) may sit beside the portable bodies behind
  * `#ifdef CUZK_GPU_CUDA`; the portable body is always compiled by both and stays the
@@ -46,6 +49,8 @@ typedef ulong u64;
 #define BARRIER_LOCAL() barrier(CLK_LOCAL_MEM_FENCE)
 #define BARRIER_GLOBAL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define MUL_HI32(a, b) mul_hi((u32)(a), (u32)(b))
+#define ATOMIC_ADD_U32(p, v) atomic_add((volatile GLOBAL u32 *)(p), (u32)(v))
+#define ATOMIC_MIN_U32(p, v) atomic_min((volatile GLOBAL u32 *)(p), (u32)(v))
 #elif defined(__CUDACC__)
 #define CUZK_GPU_CUDA 1
 typedef unsigned int u32;
@@ -65,6 +70,8 @@ typedef unsigned long long u64;
 #define BARRIER_LOCAL() __syncthreads()
 #define BARRIER_GLOBAL() __syncthreads()
 #define MUL_HI32(a, b) __umulhi((u32)(a), (u32)(b))
+#define ATOMIC_ADD_U32(p, v) atomicAdd((unsigned int *)(p), (unsigned int)(v))
+#define ATOMIC_MIN_U32(p, v) atomicMin((unsigned int *)(p), (unsigned int)(v))
 /* nvcc does not always narrow (u64)a * (u64)b to one 32x32->64 multiply: say it */
 static __device__ __forceinline__ u64 cuzk_mul_wide_(u32 a, u32 b)
 {
