@@ -9,7 +9,7 @@
 # 2. runs the device identity tests (tests/gpu) on CUDA, and on OpenCL too where an OpenCL
 #    platform lists a device (e.g. NVIDIA's OpenCL driver): the runtime test, the arithmetic and
 #    the NTT / H tests against the CPU twin (and against the node oracle vectors where node and
-#    tests/oracle/node_modules are present), each with CUZK_GPU_TEST_REQUIRE=1 so "no device"
+#    tests/oracle/node_modules are present), the G1 MSM test against the CPU's msm_g1, each with CUZK_GPU_TEST_REQUIRE=1 so "no device"
 #    fails instead of skipping;
 # 3. runs the benchmarks (cuzk-bench gpu ...) and prints ONE JSON object on stdout:
 #      {"gpus": <cuzk gpu-info --json>, "tests": [{"name","runtime","ok","seconds"}],
@@ -25,6 +25,10 @@
 #   DEVICE_CHECK_NO_BUILD=1 use the build folder as it is (must exist)
 #   DEVICE_CHECK_NTT_LOGS   NTT / H sizes for the bench (default 24,27)
 #   DEVICE_CHECK_TEST_LOG   largest NTT size of the identity test (default 16)
+#   DEVICE_CHECK_MSM_LOGS   G1 MSM sizes for the bench, random and Filecoin-like (90% 0/1)
+#                           scalars, each beside the CPU's msm (default 20,22,24)
+#   DEVICE_CHECK_MSM_TEST_LOG  largest size 2^N + 3 of the MSM identity test (default 16; 0
+#                           skips it, as the CPU trial does: make test runs gpu_msm itself)
 #   DEVICE_CHECK_DEADLINE   seconds after which remaining steps are skipped (default 450)
 #   DEVICE_CHECK_ORACLE=0   skip the node-oracle forms of the tests even where node is present
 # e.g. the CPU-only trial: DEVICE_CHECK_RUNTIMES=opencl DEVICE_CHECK_NTT_LOGS=10,12 \
@@ -36,6 +40,8 @@ deadline=${DEVICE_CHECK_DEADLINE:-450}
 build=${DEVICE_CHECK_BUILD:-build-device}
 logs=${DEVICE_CHECK_NTT_LOGS:-24,27}
 test_log=${DEVICE_CHECK_TEST_LOG:-16}
+msm_logs=${DEVICE_CHECK_MSM_LOGS:-20,22,24}
+msm_test_log=${DEVICE_CHECK_MSM_TEST_LOG:-16}
 log() { echo "device-check: $*" >&2; }
 elapsed() { echo $(($(date +%s) - start)); }
 late() { (($(elapsed) >= deadline)); }
@@ -62,7 +68,7 @@ if [[ ${DEVICE_CHECK_NO_BUILD:-0} != 1 ]]; then
   fi
   log "built in $(elapsed) s"
 fi
-[[ -x $build/cuzk && -x $build/tests/gpu/test_gpu_ntt ]] || { log "no build in $build"; exit 2; }
+[[ -x $build/cuzk && -x $build/tests/gpu/test_gpu_ntt && -x $build/tests/gpu/test_gpu_msm ]] || { log "no build in $build"; exit 2; }
 
 gpus=$("$build/cuzk" gpu-info --json) || { log "cuzk gpu-info failed"; exit 2; }
 "$build/cuzk" gpu-info >&2
@@ -104,6 +110,9 @@ for rt in $runtimes; do
   run_test gpu_runtime "$rt" "'$t/test_gpu_runtime'"
   run_test gpu_arith_twin "$rt" "'$t/test_gpu_arith' --cpu-twin"
   run_test gpu_ntt_twin "$rt" "'$t/test_gpu_ntt' --cpu-twin --max-log $test_log"
+  if [[ $msm_test_log != 0 ]]; then
+    run_test gpu_msm "$rt" "'$t/test_gpu_msm' --max-log $msm_test_log"
+  fi
   if [[ $have_oracle == 1 ]]; then
     run_test gpu_arith_oracle "$rt" "set -o pipefail; { node tests/oracle/gen-field.mjs && node tests/oracle/gen-curve.mjs; } | '$t/test_gpu_arith'"
     run_test gpu_ntt_oracle "$rt" "set -o pipefail; node tests/oracle/gen-ntt.mjs | '$t/test_gpu_ntt'"
@@ -132,6 +141,8 @@ bench() { # name runtime args...
 }
 for rt in $runtimes; do
   bench ntt "$rt" gpu ntt --log "$logs"
+  bench msm_random "$rt" gpu msm --log "$msm_logs" --mix random
+  bench msm_filecoin "$rt" gpu msm --log "$msm_logs" --mix filecoin
 done
 
 jq -n --argjson g "$gpus" --argjson t "$tests_json" --argjson r "$rows_json" --argjson s "$(elapsed)" \

@@ -6,7 +6,7 @@
  * of them) with points at infinity, repeated points and opposite pairs mixed in. Scalar mixes:
  * random, all 0/1, Filecoin-like (90% 0/1, a few small, a few full-size), all zero, all one,
  * edge values (0, 1, 2, r - 1, r - 2, 2^k, 2^k - 1, values that fill a window), all the same
- * value. Sizes 0, 1, 2, 3, 100, 2^12 + 1, and 2^14 + 3 in chunks of 2^12 with small sort batches
+ * value. Sizes 0, 1, 2, 3, 100, 2^12 + 1, and 2^13 + 3 in chunks of 2^12 with small sort batches
  * (several chunks and batches, checked from the stats); both entry points (device and host
  * scalars), first > 0, forced window sizes 2..16. Then every argument error.
  * `--max-log N` (N >= 12) sets the largest size 2^N + 3 (tests/gpu/device-check.sh).
@@ -20,7 +20,7 @@
 #include "gpu_test_util.h"
 #include "msm/msm.h"
 
-static unsigned max_log = 14;
+static unsigned max_log = 13;
 static uint64_t seed = 0x6d736d5f67707531ULL;
 
 static uint64_t rnd64(void)
