@@ -29,6 +29,24 @@
 #define MSM_SCAN_TILE 1024 /* elements per work-group of msm_scan_tiles: 4 per thread */
 #define MSM_NEG 0x80000000u /* sign bit of a sorted point index: add -P */
 
+/* The point additions of the kernels below, each kept out of line: one compiled copy instead
+ * of one per call site (the formulas inline a dozen unrolled field multiplications each, and
+ * inlined at every site they multiply the CUDA compile time). */
+DEVICE_NOINLINE g1_xyzz_t msm_xyzz_add_(g1_xyzz_t p, g1_xyzz_t q)
+{
+    return g1_xyzz_add(p, q);
+}
+
+DEVICE_NOINLINE g1_xyzz_t msm_xyzz_madd_(g1_xyzz_t p, g1_affine_t q)
+{
+    return g1_xyzz_add_affine(p, q);
+}
+
+DEVICE_NOINLINE g1_xyzz_t msm_xyzz_dbl_(g1_xyzz_t p)
+{
+    return g1_xyzz_dbl(p);
+}
+
 /* Signed window digit w (width c <= 30) of the canonical scalar s:
  * bits [wc, wc + c) + bit (wc - 1) - 2^c bit (wc + c - 1), in [-2^(c-1), 2^(c-1)]. */
 DEVICE int msm_booth_digit(fr_t s, u32 w, u32 c)
@@ -193,7 +211,7 @@ KERNEL void msm_accumulate(GLOBAL const g1_affine_t *bases, u32 base0, GLOBAL co
             g1_affine_t p = bases[base0 + (v & ~MSM_NEG)];
             if (v & MSM_NEG)
                 p = g1_affine_neg(p);
-            acc = g1_xyzz_add_affine(acc, p);
+            acc = msm_xyzz_madd_(acc, p);
         }
         if (a == bstart && e == bend)
             buckets[key] = acc;
@@ -224,7 +242,7 @@ KERNEL void msm_bucket_fixup(GLOBAL const u32 *offs, GLOBAL const u32 *count, u3
         return; /* written whole by msm_accumulate */
     g1_xyzz_t acc = s == t0 * seg ? part_first[t0] : part_last[t0];
     for (u32 t = t0 + 1; t <= t1; t++)
-        acc = g1_xyzz_add(acc, part_first[t]);
+        acc = msm_xyzz_add_(acc, part_first[t]);
     buckets[b] = acc;
 }
 
@@ -242,17 +260,17 @@ KERNEL void msm_reduce(GLOBAL const g1_xyzz_t *buckets, u32 nb, u32 windows, u32
     GLOBAL const g1_xyzz_t *b = buckets + (u64)w * nb;
     g1_xyzz_t sum = g1_xyzz_infinity(), run = g1_xyzz_infinity();
     for (u32 j = hi; j-- > lo;) {
-        sum = g1_xyzz_add(sum, b[j]);
-        run = g1_xyzz_add(run, sum);
+        sum = msm_xyzz_add_(sum, b[j]);
+        run = msm_xyzz_add_(run, sum);
     }
     if (lo) { /* + lo * sum, double-and-add from the top bit of lo */
         g1_xyzz_t m = g1_xyzz_infinity();
         for (int bit = 31; bit >= 0; bit--) {
-            m = g1_xyzz_dbl(m);
+            m = msm_xyzz_dbl_(m);
             if ((lo >> bit) & 1)
-                m = g1_xyzz_add(m, sum);
+                m = msm_xyzz_add_(m, sum);
         }
-        run = g1_xyzz_add(run, m);
+        run = msm_xyzz_add_(run, m);
     }
     out[id] = g1_jac_from_xyzz(run);
 }
