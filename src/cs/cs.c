@@ -1,5 +1,6 @@
 /* Constraint-system core and the shape / record / witness / check back ends. Contracts in
- * cs.h; model from bellperson's ProvingAssignment and TestConstraintSystem (facts §3.1). */
+ * cs.h; model from bellperson's ProvingAssignment and TestConstraintSystem (bellperson
+ * src/groth16/prover/mod.rs). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  *   CS_CHECK   values and constraints: every constraint is evaluated; the first one with
  *              A*B != C is reported by index and namespaced name.
  *   CS_PROVE   values and the evaluation vectors the Groth16 prover needs, as bellperson's
- *              ProvingAssignment builds them (facts §3.1): every constraint pushes
+ *              ProvingAssignment builds them (bellperson prover/mod.rs): every constraint pushes
  *              a_i = A·w, b_i = B·w, c_i = C·w, and the A/B density of every variable is
  *              tracked; cs_take_assignment hands out a, b, c (input rows appended, padded to
  *              the evaluation domain), the contiguous witness [inputs | aux] and the density
@@ -26,13 +26,13 @@
  * Linear combinations (cs_lc) are maps variable -> Fr coefficient. Adding a variable that is
  * already present sums the coefficients; a term whose coefficient is (or cancels to) zero is
  * absent: it counts neither for nnz nor for density, exactly as bellperson's prover skips
- * zero coefficients (facts §3.1). Terms live in a caller-provided buffer, so building an LC
- * never mallocs unless it outgrows that buffer (then it moves to the heap; cs_lc_release
- * frees it). An LC stays in normal form (variables ascending in the cs_var order, no repeat,
- * no zero coefficient) while it is built in that order: a term for the last variable is
- * merged into it, an LC in normal form added to another is merged with it, and coefficients
- * 1 and -1 need no multiplication; only terms added out of order leave it to be sorted when
- * it is used (cs_lc_normalize, which cs_enforce calls).
+ * zero coefficients (bellperson src/lc.rs). Terms live in a caller-provided buffer, so
+ * building an LC never mallocs unless it outgrows that buffer (then it moves to the heap;
+ * cs_lc_release frees it). An LC stays in normal form (variables ascending in the cs_var
+ * order, no repeat, no zero coefficient) while it is built in that order: a term for the last
+ * variable is merged into it, an LC in normal form added to another is merged with it, and
+ * coefficients 1 and -1 need no multiplication; only terms added out of order leave it to be
+ * sorted when it is used (cs_lc_normalize, which cs_enforce calls).
  *
  * Errors are sticky: a failing call (out of memory, missing value in a value mode) records
  * the first error in the cs and later calls become no-ops; check cs_status() after synthesis.

@@ -1,4 +1,4 @@
-/* CS_PROVE: bellperson's ProvingAssignment (prover/mod.rs; facts §3.1): values, the
+/* CS_PROVE: bellperson's ProvingAssignment (bellperson src/groth16/prover/mod.rs): values, the
  * per-row evaluations a_i = A·w, b_i = B·w, c_i = C·w and the A/B densities, laid out the
  * way groth16_prove_start reads them; and the shared witness buffer [inputs | aux] that
  * CS_PROVE and a presized CS_WITNESS write into. Contracts in cs.h. */

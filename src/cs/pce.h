@@ -1,7 +1,7 @@
 /* Pre-compiled constraint evaluator (PCE): the A, B, C matrices of one circuit shape,
  * recorded once, so that a partition is synthesized in witness-only mode (CS_WITNESS)
  * and its evaluation vectors a = A·w, b = B·w, c = C·w come from sparse products instead
- * of building every linear combination again (cuzk-reference.md §4.14, §7.3, §9.4).
+ * of building every linear combination again (curio extern/cuzk/cuzk-pce; docs/engine.md#pce).
  *
  * Layout (compact CSR): rows = num_constraints + num_inputs (input row i is A = input_i,
  * B = C = 0, the rows bellperson's prover appends); columns index the full assignment

@@ -14,7 +14,7 @@
  * psi(Q) == [x]Q for G2 (Scott, ePrint 2021/1130).
  *
  * Encodings: ZCash BLS12-381 format as used by bellperson/blst (reference
- * filecoin-circuits.md §2.1): big-endian coordinates, G2 as c1 || c0, flag bits in the
+ * docs/formats.md#point-encodings): big-endian coordinates, G2 as c1 || c0, flag bits in the
  * top three bits of byte 0 (0x80 compressed, 0x40 infinity, 0x20 sort = y is the
  * lexicographically larger root).
  */

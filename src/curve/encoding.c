@@ -1,5 +1,5 @@
 /* Group-independent parts of decoding the ZCash BLS12-381 point encodings (reference
- * filecoin-circuits.md §2.1; the format of zkcrypto/bls12_381, bellperson and blst):
+ * docs/formats.md#point-encodings; the format of zkcrypto/bls12_381, bellperson and blst):
  * length, the three flag bits of byte 0, and big-endian coordinates.
  */
 #include "curve/curve_internal.h"

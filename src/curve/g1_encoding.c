@@ -1,5 +1,5 @@
 /* G1 ZCash encodings: 48-byte compressed (x with flags) and 96-byte uncompressed
- * (x || y), big-endian; see curve.h and reference filecoin-circuits.md §2.1.
+ * (x || y), big-endian; see curve.h and docs/formats.md#point-encodings.
  */
 #include <string.h>
 

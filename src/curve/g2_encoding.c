@@ -1,6 +1,6 @@
 /* G2 ZCash encodings: 96-byte compressed (x.c1 || x.c0 with flags) and 192-byte
  * uncompressed (x.c1 || x.c0 || y.c1 || y.c0), big-endian, imaginary part first; see
- * curve.h and reference filecoin-circuits.md §2.1.
+ * curve.h and docs/formats.md#point-encodings.
  */
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* Prover-backend interface: the split Groth16 prove (reference §4.7) as seen by the engine,
- * plus the proof-verification hook used for self-checks and by cuzk-bench.
+/* Prover-backend interface: the split Groth16 prove (docs/engine.md#split-prove) as seen by
+ * the engine, plus the proof-verification hook used for self-checks and by cuzk-bench.
  *
  * A backend is a table of functions plus an opaque context. `params` (the proving key /
  * SRS for the job's circuit) and `assignment` (from the job's circuit kind) are opaque to

@@ -1,6 +1,6 @@
 /* Memory budget: a byte total and the bytes reserved against it, with FIFO admission.
  *
- * Semantics (reference §3.5, §4.11, fixing bugs 9.3 #20 and #21):
+ * Semantics (docs/engine.md#memory-budget, without the reference's lost wake-up and endless wait):
  *  - acquire(n) blocks until n bytes fit (used + n <= total); waiters are admitted strictly
  *    in arrival order, so a large request is not starved by smaller ones behind it;
  *  - a request larger than the total can never fit and fails at once with CUZK_E_NOMEM
@@ -111,8 +111,8 @@ cuzk_status cuzk_meminfo_total(const char *path, uint64_t *out, cuzk_error *err)
 
 /* The budget total of the configuration: `is_auto` -> MemTotal (from meminfo_path as
  * above) minus safety_margin; otherwise explicit_bytes as given (no margin subtracted),
- * as in reference §3.5. Errors: those of cuzk_meminfo_total; CUZK_E_INVALID_ARG when the
- * margin leaves nothing or explicit_bytes is 0. */
+ * as the reference does (docs/engine.md#memory-budget). Errors: those of cuzk_meminfo_total;
+ * CUZK_E_INVALID_ARG when the margin leaves nothing or explicit_bytes is 0. */
 cuzk_status cuzk_budget_resolve_total(bool is_auto, uint64_t explicit_bytes, uint64_t safety_margin,
                                       const char *meminfo_path, uint64_t *out, cuzk_error *err);
 

@@ -1,5 +1,5 @@
 /* cuzk proving engine: many multi-partition proofs in flight, synthesis overlapped with
- * proving, memory bounded by construction (issue 3; reference §3.5, §4; design.md).
+ * proving, memory bounded by construction (issue 3; docs/engine.md#job-lifecycle).
  *
  * A job is one proof request of a circuit kind (kind.h) with N partitions; its result is
  * the N partition proofs (192 bytes each, in partition order) or an error. The engine knows

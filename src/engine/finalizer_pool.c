@@ -1,6 +1,7 @@
 /* Finalizer pool: finalizer_threads threads running backend.prove_finish (B_G2 MSM and
  * proof assembly), then freeing the assignment and the rest of the reservation, verifying
- * the proof when the job asked for it, and storing it in the job (reference §4.2 step 9.5).
+ * the proof when the job asked for it, and storing it in the job (docs/engine.md#job-lifecycle
+ * step 6).
  * A pending handle of a cancelled job is still finished so that it is freed; the proof is
  * then dropped. */
 #include <string.h>

@@ -1,9 +1,9 @@
 /* Scheduler queue: priority levels, FIFO within a level, intrusive doubly linked nodes.
  *
  * Holds jobs that still have partitions to dispatch. peek() returns the oldest node of the
- * highest non-empty level (reference §4.2 step 2: priority desc, then submit time asc); a
- * node stays at the head while its job hands out partitions one by one, and is removed when
- * its last partition is dispatched, or when the job is cancelled or fails.
+ * highest non-empty level (docs/engine.md#job-lifecycle step 1: priority desc, then submit
+ * time asc); a node stays at the head while its job hands out partitions one by one, and is
+ * removed when its last partition is dispatched, or when the job is cancelled or fails.
  *
  * Not thread-safe: the engine guards it with its own mutex. O(1) push/peek/remove.
  */

@@ -3,7 +3,7 @@
  * The engine uses one with `partition_workers` permits: a partition takes a permit when
  * its synthesis starts and gives it back only after the prover channel accepted it (or it
  * was discarded), so synthesized-but-unaccepted partitions never exceed partition_workers
- * (reference §4.10, the Phase-12 fix).
+ * (docs/engine.md#backpressure, the reference's Phase-12 fix).
  *
  * Thread-safety: all calls may race except init/destroy.
  */

@@ -1,7 +1,7 @@
 /* Synthesis pool: partition_workers threads. Each picks the next partition (scheduler
  * order), reserves its working set, takes a permit, synthesizes, and holds the permit until
- * the prover channel has accepted the partition (reference §4.10: the permit released only
- * after the send succeeded). */
+ * the prover channel has accepted the partition (docs/engine.md#backpressure: the permit
+ * released only after the send succeeded). */
 #include <stdlib.h>
 
 #include "engine/engine_internal.h"

@@ -1,5 +1,5 @@
 /* ChaCha8 keystream as rand_chacha's ChaCha8Rng draws it (storage-proofs-core drgraph.rs
- * seeds one per node; filecoin-circuits.md §6.7).
+ * seeds one per node; storage-proofs-core drgraph.rs BucketGraph).
  *
  * Layout (D. J. Bernstein, "ChaCha, a variant of Salsa20", 2008): 16 u32 words =
  * "expand 32-byte k", the 32-byte key as 8 LE words, a 64-bit block counter (words 12-13,

@@ -1,5 +1,6 @@
-/* Identifiers and challenges of every Filecoin proof kind (filecoin-circuits.md §6.6, §9.1,
- * §9.2; filecoin-vanilla.md §3.1, §7.1, §8.1, §9.2-§9.3).
+/* Identifiers and challenges of every Filecoin proof kind (storage-proofs-porep
+ * stacked/vanilla/{challenges,params}.rs, storage-proofs-post fallback/utils.rs,
+ * storage-proofs-update challenges.rs, vanilla.rs).
  *
  *   replica_id     SHA-256(prover_id || u64_be(sector_id) || ticket || comm_d || porep_id),
  *                  byte 31 &= 0x3f
@@ -33,7 +34,7 @@
  * bigint_to_challenge): never node 0. nodes must be in [2, 2^32 + 1]. */
 uint64_t fc_to_challenge(const uint8_t x[32], uint64_t nodes);
 
-/* replica_id (vanilla §3.1; stacked/vanilla/params.rs generate_replica_id). Never fails. */
+/* replica_id (storage-proofs-porep stacked/vanilla/params.rs generate_replica_id). Never fails. */
 void fc_replica_id(const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
                    const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32]);
 
@@ -96,8 +97,9 @@ cuzk_status fc_snap_phi(const uint8_t comm_d_new[32], const uint8_t comm_r_old[3
  * they cannot be prepared (out of memory) rho is set to zero. */
 void fc_snap_rho(const fr_t *phi, uint64_t high, fr_t *rho);
 /* The challenges of partition k (< u->partitions): u->challenges node indices, each in
- * partition k's node range (vanilla §9.3). Poseidon variant: fc_snap_poseidon_challenges
- * gives all u->poseidon_challenges of the single partition (vanilla §9.9). Errors:
+ * partition k's node range (storage-proofs-update challenges.rs). Poseidon variant:
+ * fc_snap_poseidon_challenges gives all u->poseidon_challenges of the single partition
+ * (Challenges::new_poseidon). Errors:
  * CUZK_E_FIELD_NONCANONICAL (comm_r_new), CUZK_E_INVALID_ARG, CUZK_E_NOMEM. */
 cuzk_status fc_snap_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
                                cuzk_error *err);

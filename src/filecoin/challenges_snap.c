@@ -1,6 +1,6 @@
 /* SnapDeals (EmptySectorUpdate) phi, rho and challenges (storage-proofs-update vanilla.rs
- * phi / rho, challenges.rs Challenges::new / new_poseidon; filecoin-vanilla.md §9.2, §9.3,
- * §9.9; filecoin-circuits.md §9.2); contracts in challenges.h. */
+ * phi / rho, challenges.rs Challenges::new / new_poseidon; circuit.rs
+ * gen_challenge_bits); contracts in challenges.h. */
 #include "filecoin/challenges.h"
 #include "gadgets/poseidon.h"
 

@@ -1,5 +1,5 @@
 /* Synthetic PoRep challenges (storage-proofs-porep stacked/vanilla/challenges.rs, module
- * synthetic; filecoin-circuits.md §6.6): keyed BLAKE2b-256 keys a ChaCha20 keystream;
+ * synthetic): keyed BLAKE2b-256 keys a ChaCha20 keystream;
  * contracts in challenges.h. */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>

@@ -1,17 +1,17 @@
-/* Counts of the Filecoin circuits for `cuzk circuit-info` (filecoin-circuits.md §6.9, §8.1,
- * §8.3): shape-mode synthesis (no values, O(1) memory per constraint) with density
+/* Counts of the Filecoin circuits for `cuzk circuit-info` (docs/circuits.md):
+ * shape-mode synthesis (no values, O(1) memory per constraint) with density
  * tracking.
  *
  * Circuits and parameters ("key=value"):
  *   porep           sector-size=2KiB|8MiB|512MiB|32GiB|64GiB (production StackedDrg
- *                   partition circuit), or the §8.1 stacked test circuits with
+ *                   partition circuit), or the stacked_circuit.rs test circuits with
  *                   nodes=N, layers=L, challenges=C, tree=B-S-T (Poseidon tree R/C shape)
  *   winning-post, window-post   sector-size=2KiB|8MiB|512MiB|32GiB|64GiB (production
  *                   FallbackPoSt partition: WinningPoSt 66 sectors x 1 challenge, WindowPoSt
  *                   2 / 2,349 / 2,300 sectors x 10), or a test circuit: leaves=N with
  *                   tree=B-S-T (default 8-0-0), challenges=C (default 1 winning, 10 window),
- *                   sectors=N (default 66 winning, 2 window); §8.1: tree=8-0-0, leaves=64,
- *                   challenges=5, sectors=3 -> 16,869 constraints, 19 inputs
+ *                   sectors=N (default 66 winning, 2 window); fallback_circuit.rs: tree=8-0-0,
+ *                   leaves=64, challenges=5, sectors=3 -> 16,869 constraints, 19 inputs
  *   snap, snap-poseidon         sector-size=S: the EmptySectorUpdate partition circuit of
  *                   any size storage-proofs-update allows (1KiB .. 32KiB, 8MiB, 16MiB test
  *                   sizes; 2KiB, 8MiB, 512MiB, 32GiB, 64GiB published), "<n>KiB|MiB|GiB" or

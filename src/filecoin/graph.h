@@ -1,7 +1,7 @@
 /* The SDR graph of a RegisteredSealProof: DRG (BucketGraph, degree 6) and expander
  * (StackedGraph, degree 8) parents of every node, and the parent cache file the reference
  * keeps (storage-proofs-core drgraph.rs, crypto/feistel.rs; storage-proofs-porep
- * stacked/vanilla/graph.rs, cache.rs; filecoin-circuits.md §6.7, filecoin-vanilla.md §3.1).
+ * stacked/vanilla/graph.rs, cache.rs; storage-proofs-core drgraph.rs, crypto/feistel.rs).
  *
  * DRG: ChaCha8 keyed with drg_seed[28] || u32_le(node), bucket sampling with m' = 5;
  * API 1.0.0 puts the predecessor last, API 1.1.0+ first. Expander: a 3-round Feistel
@@ -79,7 +79,7 @@ void fc_graph_parents_t(const fc_graph *g, const fc_feistel_table *t, uint64_t n
 
 /* Parent cache file name "v28-sdr-parent-<hex>.cache" (FC_PARENT_CACHE_NAME_MAX bytes),
  * <hex> = SHA-256("poseidon_hasher" || StackedGraph identifier string || the four Feistel
- * keys as u64 LE || u32_le(nodes)) (storage-proofs-porep cache.rs; circuits §6.7). The name
+ * keys as u64 LE || u32_le(nodes)) (storage-proofs-porep cache.rs). The name
  * depends only on g (node count and porep_id); p, the seal proof g was made from, is not
  * read and may be NULL. */
 #define FC_PARENT_CACHE_NAME_MAX 96
@@ -110,7 +110,7 @@ cuzk_status fc_graph_cache_fill(const fc_graph *g, unsigned threads, uint32_t *o
 
 /* Published SHA-256 digest of the cache of seal proof `id` (hex), NULL when the manifest
  * has none (API 1.2.0 ids 10-19, or id >= 20) (storage-proofs-porep parent_cache.json;
- * circuits §6.7 table). */
+ * storage-proofs-porep parent_cache.json). */
 const char *fc_graph_cache_digest(unsigned seal_proof_id);
 
 #endif

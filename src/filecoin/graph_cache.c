@@ -42,7 +42,7 @@ void fc_graph_cache_name(const fc_graph *g, const fc_seal_proof *p, char out[FC_
 
 const char *fc_graph_cache_digest(unsigned seal_proof_id)
 {
-    /* storage-proofs-porep parent_cache.json, as tabled in filecoin-circuits.md §6.7. */
+    /* storage-proofs-porep parent_cache.json. */
     static const char *const DIGEST[10] = {
         "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d",
         "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce",

@@ -1,6 +1,6 @@
 /* Merkle inclusion proofs as rust-fil-proofs stores them (storage-proofs-core
- * merkle/proof.rs `MerkleProof<H, Base, Sub, Top>`; filecoin-vanilla.md §6.4, §2.2,
- * filecoin-circuits.md §7): the in-memory form shared by every vanilla-proof reader and
+ * merkle/proof.rs `MerkleProof<H, Base, Sub, Top>`;
+ * docs/formats.md#merkleproof): the in-memory form shared by every vanilla-proof reader and
  * writer (C1 JSON / bincode, PoSt and SnapDeals bincode), by the sealers that produce them
  * and by the circuits that consume them.
  *
@@ -42,7 +42,7 @@ typedef struct {
     uint8_t (*sib)[32];  /* sum over levels of (arity - 1) siblings; owned */
 } fc_merkle_proof;
 
-/* The tree shapes of a sector (filecoin-vanilla.md §2.2, §6.1): tree D is SHA-256, arity 2,
+/* The tree shapes of a sector (docs/formats.md#merkleproof): tree D is SHA-256, arity 2,
  * log2_nodes levels, always Single; tree R_last and tree C are Poseidon with base arity 8 over
  * base_levels levels, then the sector's sub and top levels (Single / Sub / Top). */
 merkle_shape fc_tree_d_shape(const fc_sector_shape *s);

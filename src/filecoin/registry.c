@@ -129,7 +129,7 @@ static void build_tables(void)
         p->name = name;
         p->shape = s;
         /* storage-proofs-update constants.rs: partitions by node count, challenges, apex
-         * leaves, hs (filecoin-vanilla.md §9.1). */
+         * leaves, hs (storage-proofs-update constants.rs). */
         uint64_t n = s->nodes;
         p->partitions = n <= (1u << 8) ? 1 : n <= (1u << 10) ? 2 : n <= (1u << 19) ? 4 : 16;
         p->challenges = n <= (1u << 19) ? 10 : 86;
@@ -302,7 +302,7 @@ void fc_param_stem(const fc_circuit_id *c, char out[FC_PARAM_STEM_MAX])
     snprintf(out, FC_PARAM_STEM_MAX, "v28-%s-%s", pre, hex);
 }
 
-/* filecoin-circuits.md §1.6 manifest digests: [family][size] = {params, vk}. */
+/* rust-fil-proofs parameters.json digests: [family][size] = {params, vk}. */
 static const char *const DIGESTS[FC_CIRCUIT_COUNT][FC_SIZE_COUNT][2] = {
     [FC_CIRCUIT_POREP] = {{"434fb1338ecfaf0f59256f30dde4968f", "dc1ade9929ade1708238f155343044ac"},
                           {"09e612e4eeb7a0eb95679a88404f960c", "b687beb9adbd9dabe265a7e3620813e4"},

@@ -2,9 +2,9 @@
  * and RegisteredUpdateProof (0-4) id with its sector shape, API version, feature,
  * partitions and challenges, porep_id and official v28 parameter file stem.
  *
- * Sources: filecoin-circuits.md §1 (rust-filecoin-proofs-api registry.rs, filecoin-proofs
- * constants.rs / parameters.rs, storage-proofs-core parameter_cache.rs), filecoin-vanilla.md
- * §6.1 (tree shapes), §9.1 (SnapDeals parameters), cuzk-reference.md §2.5 (numeric ids).
+ * Sources: rust-filecoin-proofs-api registry.rs, filecoin-proofs constants.rs (tree shapes) /
+ * parameters.rs, storage-proofs-core parameter_cache.rs, storage-proofs-update constants.rs
+ * (SnapDeals parameters), docs/engine.md#inputs-per-proof-kind (numeric ids).
  *
  * All tables are immutable static data: every function is thread-safe and the returned
  * pointers stay valid for the life of the process.
@@ -119,7 +119,7 @@ typedef struct {
 #define FC_UPDATE_PROOF_COUNT 5u
 cuzk_status fc_update_proof_get(uint64_t id, const fc_update_proof **out, cuzk_error *err);
 
-/* ---- parameter files (filecoin-circuits.md §1.6) ---- */
+/* ---- parameter files (docs/formats.md#parameter-file-names-and-digests) ---- */
 
 typedef enum {
     FC_CIRCUIT_POREP = 0,
@@ -135,7 +135,8 @@ const char *fc_circuit_family_name(fc_circuit_family f);
 cuzk_status fc_circuit_family_by_name(const char *name, fc_circuit_family *out, cuzk_error *err);
 
 /* Identity of one published circuit: its family and size. Every registered proof of the
- * same family and size shares the circuit, parameters and verifying key (circuits §1.2). */
+ * same family and size shares the circuit, parameters and verifying key (filecoin-proofs
+ * parameters.rs). */
 typedef struct {
     fc_circuit_family family;
     const fc_sector_shape *shape;
@@ -168,7 +169,7 @@ fc_circuit_id fc_update_circuit(const fc_update_proof *p, bool poseidon);
 /* ---- identifiers ---- */
 
 /* prover_id from a miner actor id: unsigned LEB128 of the id at byte 0, rest zero
- * (cuzk-reference.md §2.4). */
+ * (docs/formats.md#prover-id). */
 void fc_prover_id_from_actor(uint64_t actor_id, uint8_t out[32]);
 /* Inverse: the actor id of a prover_id made that way. Errors: CUZK_E_FORMAT when the bytes
  * are not a minimal LEB128 varint followed by zeros. */

@@ -2,17 +2,20 @@
  * with readers and writers for every wire form Curio, lotus-bench and filecoin-ffi use.
  *
  *   PoRep C1 output  SealCommitPhase1Output (rust-filecoin-proofs-api seal.rs):
- *                    serde JSON (filecoin-circuits.md §7; what Curio sends, base64-wrapped in
- *                    the envelope {"SectorNum","Phase1Out","SectorSize"}, cuzk-reference.md
- *                    §2.1), bincode (the bare struct), and the fixture wrapper
- *                    C2Input::V0 {c1out, prover_id, sector_id} (shared/fixtures/README.md).
- *   PoSt             FallbackPoStSectorProof bincode, one per sector (filecoin-vanilla.md
- *                    §8.3-§8.5).
+ *                    serde JSON (docs/formats.md#c1-output-json; what Curio sends, base64-wrapped
+ *                    in the envelope {"SectorNum","Phase1Out","SectorSize"},
+ *                    docs/formats.md#curios-c2-envelope), bincode (the bare struct), and the
+ *                    fixture wrapper
+ *                    C2Input::V0 {c1out, prover_id, sector_id}
+ *                    (docs/formats.md#c1-output-in-bincode).
+ *   PoSt             FallbackPoStSectorProof bincode, one per sector
+ *                    (docs/formats.md#fallbackpostsectorproof).
  *   SnapDeals        PartitionProof bincode, one per partition, and the Poseidon variant
- *                    (filecoin-vanilla.md §9.5, §9.6, §9.9).
+ *                    (docs/formats.md#snapdeals-partitionproof).
  *
  * bincode is the 1.x free-function encoding: little-endian fixed-width integers, Vec as u64
- * count then items, enums as u32 variant index, [u8; 32] as 32 raw bytes (vanilla §8.4).
+ * count then items, enums as u32 variant index, [u8; 32] as 32 raw bytes
+ * (docs/formats.md#bincode-rules).
  *
  * Every reader validates structure as it goes and never allocates more than the input can
  * justify (a length prefix is checked against the bytes left before anything is
@@ -184,7 +187,8 @@ void fc_snap_partition_free(fc_snap_partition_proof *p);
  * and `challenges` challenge proofs (Poseidon: no apex leaves, poseidon_challenges). Tree
  * R_old / R_new proofs have the tree R shape, tree D_new proofs are Single binary of
  * log2 N levels (Poseidon variant: the tree R shape). Trailing bytes are refused. Errors as
- * fc_post_vanilla_read. Sizes (vanilla §9.6): 15,064 bytes for 2 KiB, 561,768 for 32 GiB. */
+ * fc_post_vanilla_read. Sizes (docs/formats.md#snapdeals-partitionproof): 15,064 bytes for 2
+ * KiB, 561,768 for 32 GiB. */
 cuzk_status fc_snap_partition_read(fc_snap_partition_proof *out, const fc_sector_shape *shape, bool poseidon,
                                    const uint8_t *buf, size_t len, cuzk_error *err);
 cuzk_status fc_snap_partition_write(const fc_snap_partition_proof *p, uint8_t **out, size_t *len,

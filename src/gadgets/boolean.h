@@ -1,5 +1,5 @@
 /* Booleans in circuit: constants, allocated bits and their negations, with bellpepper-core's
- * constant folding (gadgets/boolean.rs; facts §4.1). Constant propagation is mandatory for
+ * constant folding (bellpepper-core gadgets/boolean.rs). Constant propagation is mandatory for
  * reproducing the reference's constraint counts and variable order.
  *
  * A gbool is a value type (copy freely). `value` is the Boolean's own value (for GB_NOT it is
@@ -40,7 +40,7 @@ gbool gb_alloc(cs_t *cs, bool value);
  * Constant(true) -> ONE, Constant(false) -> nothing (bellpepper Boolean::lc). */
 void gb_lc_add(cs_lc *lc, gbool b, const fr_t *coeff);
 
-/* Boolean::xor / Boolean::and with the reference's dispatch order (facts §4.1). */
+/* Boolean::xor / Boolean::and with the reference's dispatch order (bellpepper-core boolean.rs). */
 gbool gb_xor(cs_t *cs, gbool a, gbool b);
 gbool gb_and(cs_t *cs, gbool a, gbool b);
 

@@ -1,5 +1,5 @@
 /* SDR label in circuit and natively (storage-proofs-porep stacked/circuit/create_label.rs,
- * vanilla create_label; facts §6.4).
+ * vanilla create_label).
  *
  * Message = replica_id (256 bits, padded with Constant(false) if shorter) ‖ layer (u32 BE) ‖
  * node (u64 BE) ‖ zero bits up to 64 bytes ‖ each parent (padded to 256 bits); SHA-256; the
@@ -21,7 +21,7 @@ anum create_label_circuit(cs_t *cs, const gbool *replica_id, size_t nrep,
                           const u64g *node);
 
 /* Native: out = label bytes (LE Fr repr). parents: LABEL_PARENTS × 32 bytes, or NULL for the
- * 64-byte message of node 0, which has no parent slots (vanilla §3.2). */
+ * 64-byte message of node 0, which has no parent slots (create_label/single.rs). */
 void create_label_native(const uint8_t replica_id[32], uint32_t layer, uint64_t node,
                          const uint8_t (*parents)[32], uint8_t out[32]);
 

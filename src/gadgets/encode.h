@@ -1,8 +1,8 @@
-/* Replica encoding of one node (storage-proofs-core gadgets/encode.rs `encode`; facts §4.9,
- * §6.3 step 7): encoded = key + value in Fr, where key is the last-layer label and value the
- * unsealed data node. In circuit it is constraint::add (anum_add): allocate encoded, then
- * `(key + value) · ONE = encoded` (1 aux / 1 constraint), in namespace "encode_add". The StackedDrg PoRep circuit calls
- * encode_circuit(label_L, data_leaf).
+/* Replica encoding of one node (storage-proofs-core gadgets/encode.rs `encode`;
+ * stacked/circuit/proof.rs): encoded = key + value in Fr, where key is the last-layer label and
+ * value the unsealed data node. In circuit it is constraint::add (anum_add): allocate encoded, then
+ * `(key + value) · ONE = encoded` (1 aux / 1 constraint), in namespace "encode_add". The StackedDrg
+ * PoRep circuit calls encode_circuit(label_L, data_leaf).
  */
 #ifndef CUZK_GADGETS_ENCODE_H
 #define CUZK_GADGETS_ENCODE_H

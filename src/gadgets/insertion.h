@@ -1,5 +1,5 @@
 /* Insertion and selection of field numbers by index bits (storage-proofs-core
- * gadgets/insertion.rs; facts §4.10).
+ * gadgets/insertion.rs).
  *
  * pick: c = cond ? a : b, `(b − a) * cond = b − c` (1 aux / 1 constraint).
  * insert: the vector of size 2^nbits obtained by inserting `element` at position

@@ -1,5 +1,5 @@
 /* Merkle hashing and inclusion proofs in circuit (filecoin-hashers sha256.rs / poseidon.rs,
- * storage-proofs-core gadgets/por.rs; facts §4.6, §6.1).
+ * storage-proofs-core gadgets/por.rs; filecoin-hashers sha256.rs hash2_circuit).
  *
  * SHA-256 node hashes (tree D): every input number goes through to_bits_le, is padded with
  * one Constant(false) and byte-reversed (its 32-byte LE form in message bit order); the
@@ -60,7 +60,7 @@ typedef struct {
 void merkle_por_circuit(cs_t *cs, const merkle_shape *s, const merkle_path_values *v,
                         const anum *leaf_var, const anum *root_var, bool private_root);
 
-/* por_no_challenge_input (storage-proofs-core por.rs; facts §6.1), used by SnapDeals: the
+/* por_no_challenge_input (storage-proofs-core gadgets/por.rs), used by SnapDeals: the
  * caller passes the already allocated challenge bits (LSB first: base levels, then sub, then
  * top; nbits must equal merkle_shape_index_bits) and siblings (merkle_shape_siblings of
  * them, level by level), the leaf and the root. Per level insert + hash, then

@@ -1,6 +1,6 @@
 /* Field numbers in circuit (bellpepper-core gadgets/num.rs AllocatedNum), multipacking
  * (bellperson gadgets/multipack.rs) and bit-order helpers (storage-proofs-core util.rs);
- * facts §4.2, §4.3, §4.7, §4.9.
+ * storage-proofs-core util.rs, gadgets/constraint.rs.
  *
  * An anum is an allocated aux variable with its value (value meaningful only when the cs has
  * values). Errors go to the cs's sticky status. Not thread-safe on the same cs.

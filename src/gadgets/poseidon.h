@@ -1,5 +1,5 @@
-/* Poseidon over Fr as neptune 11 computes it for Filecoin (facts §5): width t = arity + 1,
- * x^5 S-box, 8 full rounds, RP partial rounds (standard strength), Grain-LFSR round
+/* Poseidon over Fr as neptune 11 computes it for Filecoin (neptune src/poseidon.rs): width t =
+ * arity + 1, x^5 S-box, 8 full rounds, RP partial rounds (standard strength), Grain-LFSR round
  * constants, Cauchy MDS matrix, neptune's compressed constants and sparse matrices, and the
  * legacy circuit `neptune::circuit::poseidon_hash` (3a + 28t + 4RP + 1 constraints).
  *
@@ -16,7 +16,7 @@ typedef struct {
     unsigned arity, t, rf, rp;
     fr_t *rc;         /* t * (rf + rp) textbook round constants, round-major */
     fr_t *m, *minv;   /* t*t, row-major */
-    fr_t *compressed; /* rf * t + rp compressed round constants (facts §5.5) */
+    fr_t *compressed; /* rf * t + rp compressed round constants (preprocessing.rs) */
     fr_t *pre_sparse; /* t*t, row-major */
     fr_t *w_hat;      /* rp rows of t: column 0 of sparse matrix i (in use order) */
     fr_t *v_rest;     /* rp rows of t - 1: row 0 of sparse matrix i without entry 0 */
@@ -39,7 +39,7 @@ cuzk_status poseidon_get_constants(unsigned arity, const poseidon_constants **ou
 /* The number of partial rounds for a supported arity, 0 otherwise. */
 unsigned poseidon_partial_rounds(unsigned arity);
 
-/* Domain tags (facts §5.4): MerkleTree 2^arity − 1; Custom(id) = id · 2^40. */
+/* Domain tags (neptune hash_type.rs): MerkleTree 2^arity − 1; Custom(id) = id · 2^40. */
 void poseidon_tag_merkle(unsigned arity, fr_t *tag);
 void poseidon_tag_custom(unsigned id, fr_t *tag);
 
@@ -51,7 +51,7 @@ cuzk_status poseidon_hash(unsigned arity, const fr_t *tag, const fr_t *preimage,
 cuzk_status poseidon_hash_textbook(unsigned arity, const fr_t *tag, const fr_t *preimage,
                                    fr_t *out, cuzk_error *err);
 
-/* Poseidon Merkle-Damgard hash (filecoin-hashers poseidon.rs `hash_md`; facts §5.7): arity
+/* Poseidon Merkle-Damgard hash (filecoin-hashers poseidon.rs `hash_md`): arity
  * POSEIDON_MD_ARITY with the MerkleTree tag 2^36 − 1; acc = in[0], then for each chunk of up
  * to 35 further elements acc = Poseidon_36(acc, chunk...). A shorter last chunk is padded with
  * zeros (neptune's `reset` zeroes the state and MerkleTree hashes apply no other padding), the

@@ -1,4 +1,4 @@
-/* neptune's legacy Poseidon circuit (circuit.rs poseidon_hash; facts §5.6, §4.11): elements
+/* neptune's legacy Poseidon circuit (neptune circuit.rs poseidon_hash): elements
  * are allocated numbers or linear combinations; linear layers only combine LCs; every S-box
  * allocates its inputs (when an LC), x^2, x^4 and x^5 (+ post key), one constraint each.
  * The partial rounds' LCs have constant coefficients over the variables allocated since

@@ -1,5 +1,5 @@
-/* Poseidon constants as neptune 11 derives them (facts §5.1-§5.5): Grain LFSR round
- * constants (round_constants.rs), Cauchy MDS (mds.rs), compressed constants
+/* Poseidon constants as neptune 11 derives them (round_numbers.rs, preprocessing.rs): Grain
+ * LFSR round constants (round_constants.rs), Cauchy MDS (mds.rs), compressed constants
  * (preprocessing.rs) and the sparse factorisation (mds.rs factor_to_sparse_matrixes). */
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ unsigned poseidon_partial_rounds(unsigned arity)
     return i < 0 ? 0 : PARTIAL[i];
 }
 
-/* ---- Grain LFSR (facts §5.2) ---- */
+/* ---- Grain LFSR (neptune round_constants.rs) ---- */
 typedef struct {
     uint8_t s[80];
 } grain;

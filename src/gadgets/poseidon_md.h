@@ -1,5 +1,5 @@
 /* Poseidon Merkle-Damgard hash in circuit (filecoin-hashers src/poseidon.rs
- * `hash_md_circuit`; facts §5.7, §8.1): arity POSEIDON_MD_ARITY (36) with the MerkleTree tag.
+ * `hash_md_circuit`): arity POSEIDON_MD_ARITY (36) with the MerkleTree tag.
  * Native counterpart: poseidon_hash_md (poseidon.h).
  *
  * acc = elements[0]; for each chunk c = 0, 1, ... of up to 35 further elements: when the

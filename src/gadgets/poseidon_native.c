@@ -1,6 +1,6 @@
 /* Native Poseidon: neptune's optimised schedule (poseidon.rs hash_optimized_dynamic), the
- * textbook schedule (facts §5.4, §5.5) and filecoin-hashers' Merkle-Damgard chaining
- * (hash_md, facts §5.7). Contracts in poseidon.h. */
+ * textbook schedule (neptune poseidon.rs, preprocessing.rs, mds.rs) and filecoin-hashers'
+ * Merkle-Damgard chaining (poseidon.rs hash_md). Contracts in poseidon.h. */
 #include <string.h>
 
 #include "gadgets/poseidon.h"

@@ -1,5 +1,5 @@
 /* SHA-256 circuit; contracts in sha256.h. Order of allocations and constraints follows
- * bellperson gadgets/sha256.rs sha256_compression_function exactly (facts §4.5). */
+ * bellperson gadgets/sha256.rs sha256_compression_function exactly. */
 #include <stdlib.h>
 
 #include "gadgets/sha256.h"

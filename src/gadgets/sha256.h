@@ -1,4 +1,4 @@
-/* SHA-256 in circuit, bellperson's structure (gadgets/sha256.rs; facts §4.5): message
+/* SHA-256 in circuit, bellperson's structure (gadgets/sha256.rs): message
  * schedule and rounds over UInt32 with deferred additions batched by one MultiEq per
  * compression. Constraint counts: one fully variable block from the IV 25,840; sha256 of 64
  * variable bytes 44,874; all-constant block 0.

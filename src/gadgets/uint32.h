@@ -1,5 +1,5 @@
 /* 32-bit words in circuit (bellperson gadgets/uint32.rs) and the MultiEq batcher
- * (gadgets/multieq.rs); facts §4.4.
+ * (gadgets/multieq.rs).
  *
  * A u32g holds 32 gbool, bit 0 = least significant, plus the word's value (meaningful when
  * the cs has values or all bits are constant). MultiEq accumulates equalities `L = R` of at

@@ -1,5 +1,5 @@
-/* 64-bit words in circuit (storage-proofs-core gadgets/uint64.rs; facts §4.8) and the
- * key xor gadget (gadgets/xor.rs; facts §4.9).
+/* 64-bit words in circuit (storage-proofs-core gadgets/uint64.rs) and the
+ * key xor gadget (gadgets/xor.rs).
  *
  * A u64g holds 64 gbool, bit 0 = least significant, plus the value. Errors go to the cs's
  * sticky status. Not thread-safe on the same cs.

@@ -1,7 +1,7 @@
 /* bellperson / Filecoin parameter files: `.vk` (verifying key) and `.params` (proving key),
  * reader (mmap, lazy) and atomic writer, and the concatenated-proof reader.
  *
- * Format (filecoin-circuits.md §2.1-§2.3; bellperson src/groth16/{verifying_key.rs,
+ * Format (docs/formats.md#parameters-params; bellperson src/groth16/{verifying_key.rs,
  * params.rs, mapped_params.rs}). Counts are u32 big-endian; points are ZCash uncompressed
  * (G1 96 bytes x || y, G2 192 bytes x.c1 || x.c0 || y.c1 || y.c0, coordinates big-endian,
  * flag bits in the top three bits of byte 0: 0x40 = infinity, 0x80 / 0x20 must be clear).
@@ -163,7 +163,7 @@ cuzk_status bp_params_write_file(const groth16_params_t *pk, const char *path, c
 /* ---- proofs ---- */
 
 /* Decode a concatenation of 192-byte proofs (one per partition, in partition order;
- * filecoin-circuits.md §2.4). Every point is checked on its curve and in its subgroup.
+ * docs/formats.md#groth16-proof-bytes). Every point is checked on its curve and in its subgroup.
  * On success *n = len / 192 proofs are written to out (capacity `cap`). Errors:
  * CUZK_E_FORMAT (len not a positive multiple of 192, more than cap proofs), CUZK_E_POINT_*
  * (message: proof index, element A/B/C, byte offset). */

@@ -1,4 +1,4 @@
-/* Located decoding of uncompressed G1/G2 points (ZCash format, filecoin-circuits.md §2.1)
+/* Located decoding of uncompressed G1/G2 points (ZCash format, docs/formats.md#point-encodings)
  * for the bellperson file readers; contract in bp_internal.h. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* Concatenated 192-byte proofs (one per partition; filecoin-circuits.md §2.4); contract in
- * bellperson_params.h. */
+/* Concatenated 192-byte proofs (one per partition; docs/formats.md#groth16-proof-bytes);
+ * contract in bellperson_params.h. */
 #include "groth16/bp_internal.h"
 
 cuzk_status bp_proofs_read(groth16_proof_t *out, size_t cap, size_t *n, const uint8_t *buf, size_t len,

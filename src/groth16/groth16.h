@@ -1,13 +1,13 @@
 /* Groth16 over BLS12-381: proving key, verifying key, proof, the split prover and the
  * verifier. One prover core serves both parameter families; they differ only in the
  * H computation (poly/h.h):
- *   - bellperson/Filecoin `.params` (filecoin-circuits.md §2-§3): H query of m - 1
+ *   - bellperson/Filecoin `.params` (docs/formats.md#parameters-params): H query of m - 1
  *     points [tau^i Z(tau) / delta], density-filtered A / B queries;
  *   - snarkjs `.zkey`: H query of m points on the odd points of the 2m domain, full-length
  *     A / B queries with points at infinity (density "all").
  *
  * Proof (Groth, "On the Size of Pairing-based Non-interactive Arguments", EUROCRYPT 2016,
- * in bellperson's form, filecoin-circuits.md §3.3), witness w = (inputs incl. ONE, aux):
+ * in bellperson's form, bellperson prover/native.rs), witness w = (inputs incl. ONE, aux):
  *   A = alpha_1 + sum_j w_j a_j + r delta_1
  *   B = beta_2 + sum_j w_j b2_j + s delta_2        (B1 the same in G1 with beta_1, b1_j, delta_1)
  *   C = sum_i h_i H_i + sum_aux w_j l_j + s A + r B1 - r s delta_1
@@ -205,7 +205,7 @@ cuzk_status groth16_verify(const groth16_pvk_t *pvk, const fr_t *inputs, size_t 
                            cuzk_error *err);
 
 /* The 192-byte bellperson proof encoding: A (G1 compressed, 48) || B (G2 compressed, 96)
- * || C (G1 compressed, 48) (filecoin-circuits.md §2.4). Decoding validates every point
+ * || C (G1 compressed, 48) (docs/formats.md#groth16-proof-bytes). Decoding validates every point
  * (on curve and in the subgroup); errors name the element (A, B or C). */
 void groth16_proof_to_bytes(uint8_t out[GROTH16_PROOF_BYTES], const groth16_proof_t *proof);
 cuzk_status groth16_proof_from_bytes(groth16_proof_t *proof, const uint8_t in[GROTH16_PROOF_BYTES],

@@ -2,7 +2,7 @@
  * reads (affine Montgomery points, exactly the in-memory g1_affine_t / g2_affine_t arrays,
  * sections aligned to 4 KiB), then mapped read-only so that a daemon restart reaches a
  * usable proving key without decoding anything, and a 47 GiB key opens with an RSS of a few
- * KiB: pages are read as the MSMs touch them (filecoin-circuits.md §2.3 for the source
+ * KiB: pages are read as the MSMs touch them (docs/formats.md#parameters-params for the source
  * format; issue 10 "Parameters", issue 14 "Fast parameter residency").
  *
  * Cache file (`<cache_dir>/<basename of the .params>.cuzkpc`), little-endian:

@@ -1,6 +1,6 @@
 /* bellperson .params reader: structural validation over a mapping, lazy range decoding,
  * circuit consistency and the threaded full load (format and contracts:
- * bellperson_params.h; filecoin-circuits.md §2.3). */
+ * bellperson_params.h; docs/formats.md#parameters-params). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* bellperson .params writer (format: bellperson_params.h, filecoin-circuits.md §2.3). */
+/* bellperson .params writer (format: bellperson_params.h, docs/formats.md#parameters-params). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Circuit-specific Groth16 parameters from toxic waste (testing only); contract in
- * groth16.h. Query definitions: filecoin-circuits.md §2.3 (bellperson form) and snarkjs
+ * groth16.h. Query definitions: docs/formats.md#parameters-params (bellperson form) and snarkjs
  * src/zkey_new.js (snarkjs form: the H query on the odd points of the 2m domain). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* bellperson .vk reader/encoder/writer (filecoin-circuits.md §2.2); contracts in
+/* bellperson .vk reader/encoder/writer (docs/formats.md#verifying-key-vk); contracts in
  * bellperson_params.h. */
 #include <errno.h>
 #include <stdio.h>

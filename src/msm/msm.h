@@ -103,7 +103,7 @@ cuzk_status msm_g2(g2_jac_t *out, const g2_affine_t *bases, const uint64_t *scal
                    size_t n, const msm_opts_t *opts, cuzk_error *err);
 
 /* Density-filtered MSM, bellperson's convention (DensityTracker + multiexp with a
- * density map; reference filecoin-circuits.md §3.3-3.4):
+ * density map, bellperson src/multiexp.rs):
  *
  *   out = sum over i < n with bit i set of  s_i * bases[rank(i)]
  *
@@ -137,8 +137,8 @@ typedef struct {
 /* Witness-aware MSM: the same sum, contract, errors and (normalised, bit-identical)
  * output as msm_g1_density (density may be NULL: then nbases must equal n and the MSM
  * is dense, as msm_g1), computed after splitting the pairs by scalar size, for the
- * witness queries of Groth16 where most values are 0 or 1 (boolean gadgets; reference
- * filecoin-circuits.md §3.3):
+ * witness queries of Groth16 where most values are 0 or 1 (boolean gadgets; the
+ * queries of bellperson prover/native.rs):
  *   - scalar 0 (or base at infinity): skipped;
  *   - scalar 1: the bases are summed directly, with batch-affine additions into
  *     2^(c-1) accumulators per range of points, no windows;

@@ -6,9 +6,9 @@
  * C of degree < m; rows past the constraint count zero-padded by the caller. omega is the
  * primitive m-th root of the form's family (poly/roots.h).
  *
- * POLY_H_BELLPERSON (bellperson prover/native.rs + domain.rs; reference/filecoin-circuits.md
- * §3.2; omega from POLY_ROOTS_FF): for each of a, b, c: inverse NTT (with m^-1), then coset NTT
- * with g = 7 (coefficient i times g^i, NTT) -- the values on g*<omega>. Then
+ * POLY_H_BELLPERSON (bellperson prover/native.rs + domain.rs; omega from POLY_ROOTS_FF): for
+ * each of a, b, c: inverse NTT (with m^-1), then coset NTT with g = 7 (coefficient i times
+ * g^i, NTT) -- the values on g*<omega>. Then
  *   t_i = (a_i b_i - c_i) / (g^m - 1)      (Z(X) = X^m - 1 is the constant g^m - 1 on the coset)
  * and an inverse coset NTT (inverse NTT, coefficient i times g^-i) gives the coefficients
  * h_0 .. h_{m-1} of H = (AB - C) / Z. Output: h_0 .. h_{m-2} in a[0 .. m-2] (m - 1 scalars,

@@ -7,7 +7,7 @@
  *
  *   POLY_ROOTS_FF      omega_32 = 7^t. bellperson / ff / blstrs (and so every Filecoin .params
  *                      file): 7 is ff's MULTIPLICATIVE_GENERATOR, ROOT_OF_UNITY = 7^t
- *                      (reference/filecoin-circuits.md, header; fr.h fr_root_of_unity).
+ *                      (blstrs src/scalar.rs ROOT_OF_UNITY; fr.h fr_root_of_unity).
  *   POLY_ROOTS_SNARKJS omega_32 = 5^t. snarkjs through ffjavascript / wasmcurves: the root is
  *                      nqr^t with nqr the smallest quadratic non-residue >= 2, which is 5 for
  *                      BLS12-381's r (2, 3, 4 are residues) -- ffjavascript src/wasm_field1.js

@@ -1,7 +1,7 @@
-/* Daemon configuration: the reference cuzk TOML sections and keys (reference notes §3.2)
+/* Daemon configuration: the reference cuzk TOML sections and keys (docs/engine.md#configuration)
  * plus this implementation's own, with strict validation.
  *
- * Differences from the reference, on purpose (reference §9.6, §3.2): unknown sections and
+ * Differences from the reference, on purpose (docs/engine.md#configuration): unknown sections and
  * keys are errors; a value of the wrong type or an unparsable size/duration is an error
  * (never a silent 50 GiB / 300 s fallback); every error names file:line. Deprecated keys
  * (memory.pinned_budget, memory.working_memory_budget, srs.preload) and reference keys that

@@ -587,8 +587,8 @@ static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuz
     r.vanilla_proofs = v;
     r.n_vanilla_proofs = req->n_vanilla_proofs;
     r.registered_proof = req->registered_proof;
-    /* proto3 scalars have no presence: Curio always sets both for PoRep (reference §1.5);
-     * 0 / 0 means "not given" */
+    /* proto3 scalars have no presence: Curio always sets both for PoRep
+     * (docs/engine.md#what-curio-sends); 0 / 0 means "not given" */
     r.has_miner = req->miner_id != 0 || r.type != FC_JOB_POREP;
     r.miner_id = req->miner_id;
     r.has_sector = req->sector_number != 0;

@@ -18,7 +18,7 @@
  * NOT_FOUND. One collector thread collects settled engine jobs, releases their circuit
  * and input buffers, records metrics and wakes the waiters.
  *
- * Status codes (reference §1.4, with its §9 gaps closed):
+ * Status codes (the reference's, docs/engine.md#grpc-contract, with its gaps closed):
  *   SubmitProof/Prove: INVALID_ARGUMENT for a request_id over CUZK_REQUEST_ID_MAX bytes,
  *     proof_kind 0 or unknown values, a missing `submit` (Prove), a missing/invalid
  *     `circuit` input or witness, and any bad Filecoin request (malformed or inconsistent

@@ -654,8 +654,8 @@ static void test_priority(void)
 
 /* A CRITICAL job (WinningPoSt) submitted while a NORMAL multi-partition job (PoRep) has
  * partitions proving, queued, awaiting the channel and still waiting in the scheduler is
- * synthesized before every NORMAL partition that had not started (issue 11; reference §9.2
- * item 11: no CRITICAL job waits behind inline work), and finishes first. */
+ * synthesized before every NORMAL partition that had not started (issue 11;
+ * docs/engine.md#backpressure: no CRITICAL job waits behind inline work), and finishes first. */
 static void test_critical_overtakes_partitions(void)
 {
     harness h;

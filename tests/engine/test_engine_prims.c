@@ -1,7 +1,8 @@
 /* Unit tests of the engine's building blocks: scheduler queue, bounded channel, counting
  * semaphore, memory budget (FIFO admission, never-fits, abort), size strings, meminfo,
  * flight-counter gauges and the logger. Expected values are worked out by hand from the
- * documented semantics (the engine headers and reference §3.2, §4.11). */
+ * documented semantics (the engine headers and docs/engine.md#configuration,
+ * docs/engine.md#memory-budget). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

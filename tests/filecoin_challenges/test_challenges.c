@@ -1,12 +1,12 @@
 /* Challenges and identifiers against independent data: the upstream synthetic-challenge
- * vector (filecoin-vanilla.md §10.6, challenges.rs test_synth_challenges_against_hardcoded);
+ * vector (storage-proofs-porep challenges.rs test_synth_challenges_against_hardcoded);
  * the real 8 MiB C1 fixture (replica_id recomputed from its prover_id, sector_id, ticket,
  * comm_d; its interactive challenges 151786, 237493; fixtures/README.md); the real 32 GiB
  * WindowPoSt fixture's 10 challenged leaves (README list and the leaf indices its Merkle
- * paths encode); the worked 2 KiB example of vanilla §10.4 (replica_id, challenges 28 and 27,
- * WindowPoSt V1_2 leaves, SnapDeals phi, rho(0), rho(1), challenges). Rules without an
- * upstream vector (non-interactive PoRep, winning sector selection) are checked against a
- * direct libcrypto SHA-256 + BIGNUM evaluation of the documented formula.
+ * paths encode); the worked 2 KiB example docs/vectors.md#worked-2-kib-example (replica_id,
+ * challenges 28 and 27, WindowPoSt V1_2 leaves, SnapDeals phi, rho(0), rho(1), challenges).
+ * Rules without an upstream vector (non-interactive PoRep, winning sector selection) are
+ * checked against a direct libcrypto SHA-256 + BIGNUM evaluation of the documented formula.
  * Usage: test_fc_challenges <fixtures dir> */
 #include <openssl/bn.h>
 #include <openssl/sha.h>
@@ -70,7 +70,7 @@ static void test_synthetic_vector(void)
     uint64_t got[21];
     CHECK(fc_synthetic_challenges(1024, replica_id, comm_r, 0, 21, got, &err) == CUZK_OK, "synthetic range: %s",
           err.msg);
-    CHECK(!memcmp(got, synth, sizeof synth), "21 synthetic challenges of §10.6");
+    CHECK(!memcmp(got, synth, sizeof synth), "21 upstream synthetic challenges");
     for (int i = 20; i >= 0; i--) {
         uint64_t one = 0;
         CHECK(fc_synthetic_challenge(1024, replica_id, comm_r, (uint64_t)i, &one, &err) == CUZK_OK && one == synth[i],
@@ -143,9 +143,9 @@ static void test_window_post_fixture(void)
     for (uint32_t i = 0; i < 10; i++) {
         uint64_t ci = fc_post_challenge_index(p, 0, 0, i);
         uint64_t leaf = fc_post_leaf_challenge(randomness, 1, ci, p->shape->nodes);
-        /* Leaf index from inclusion proof i's path (vanilla §8.5): each proof is 2,484 bytes
-         * from byte 56; base level l < 9 has its index at +244 + 240 l, the sub level (after
-         * its own u64 count) at +2412; arity 8 everywhere. */
+        /* Leaf index from inclusion proof i's path (docs/formats.md#fallbackpostsectorproof):
+         * each proof is 2,484 bytes from byte 56; base level l < 9 has its index at +244 + 240
+         * l, the sub level (after its own u64 count) at +2412; arity 8 everywhere. */
         uint64_t path_leaf = 0;
         if (n == 24960) {
             const uint8_t *proof = d + 56 + 2484 * (size_t)i;
@@ -172,10 +172,10 @@ static void test_worked_2kib(void)
     CHECK(fc_seal_proof_get(5, &p, &err) == CUZK_OK, "seal proof 5");
     fc_replica_id(prover_id, 1, ticket, comm_d, p->porep_id, rid);
     hex_in(want, "3e75e87332cd5d60132c1f9f9a8362e2e4cf190b46f4fd636fd8864b842d170b");
-    CHECK(!memcmp(rid, want, 32), "§10.4 replica_id");
+    CHECK(!memcmp(rid, want, 32), "2 KiB example: replica_id");
     uint64_t c[2];
     CHECK(fc_porep_challenges(p, rid, seed, comm_r, 0, c, &err) == CUZK_OK && c[0] == 28 && c[1] == 27,
-          "§10.4 interactive challenges 28, 27");
+          "2 KiB example: interactive challenges 28, 27");
 
     /* WindowPoSt V1_2 (RegisteredPoStProof 10), randomness 32 x 0x03 with byte 31 &= 0x3f. */
     static const uint64_t leaves[10] = {15, 30, 60, 40, 31, 45, 14, 18, 34, 2};
@@ -187,7 +187,7 @@ static void test_worked_2kib(void)
     for (uint32_t i = 0; i < 10; i++) {
         /* API 1.2: the challenge index does not depend on the sector's position. */
         uint64_t ci = fc_post_challenge_index(w, 0, 1, i);
-        CHECK(ci == i && fc_post_leaf_challenge(randomness, 1, ci, 64) == leaves[i], "§10.4 WindowPoSt leaf %u", i);
+        CHECK(ci == i && fc_post_leaf_challenge(randomness, 1, ci, 64) == leaves[i], "2 KiB WindowPoSt leaf %u", i);
     }
 
     /* SnapDeals over this replica (comm_r_old = comm_r above). */
@@ -198,21 +198,21 @@ static void test_worked_2kib(void)
     CHECK(fc_snap_phi(comm_d_new, comm_r, &phi, &err) == CUZK_OK, "phi: %s", err.msg);
     fr_to_bytes_le(bytes, &phi);
     hex_in(want, "2c3fed11e2b546e4a62b7d3369b06e4454dfc9a848eef5f875766cb363ce6e46");
-    CHECK(!memcmp(bytes, want, 32), "§10.4 phi");
+    CHECK(!memcmp(bytes, want, 32), "2 KiB example: phi");
     fc_snap_rho(&phi, 0, &rho);
     fr_to_bytes_le(bytes, &rho);
     hex_in(want, "d90f9f4e4ab073c3c11f7756b1c99be58056f755131eabdca344b69378001b3e");
-    CHECK(!memcmp(bytes, want, 32), "§10.4 rho(0)");
+    CHECK(!memcmp(bytes, want, 32), "2 KiB example: rho(0)");
     fc_snap_rho(&phi, 1, &rho);
     fr_to_bytes_le(bytes, &rho);
     hex_in(want, "97192dcf8543b513fd0ae4fbbeb9bb2b77ef3a77e871040c7e62880a4076c96c");
-    CHECK(!memcmp(bytes, want, 32), "§10.4 rho(1)");
+    CHECK(!memcmp(bytes, want, 32), "2 KiB example: rho(1)");
     static const uint64_t snap[10] = {45, 53, 53, 46, 43, 55, 13, 20, 30, 55};
     const fc_update_proof *u;
     uint64_t got[10];
     CHECK(fc_update_proof_get(0, &u, &err) == CUZK_OK && u->challenges == 10 && u->partitions == 1, "update proof 0");
     CHECK(fc_snap_challenges(u, comm_r_new, 0, got, &err) == CUZK_OK && !memcmp(got, snap, sizeof snap),
-          "§10.4 SnapDeals challenges");
+          "2 KiB example: SnapDeals challenges");
     /* With one partition the Poseidon variant (rb = log2 N, digests from 0, no partition
      * bits, challenges x partitions) derives the same list. */
     CHECK(u->poseidon_challenges == 10 && fc_snap_poseidon_challenges(u, comm_r_new, got, &err) == CUZK_OK &&
@@ -226,8 +226,9 @@ static void test_worked_2kib(void)
     CHECK(fc_snap_challenges(u, bad, 0, got, &err) == CUZK_E_FIELD_NONCANONICAL, "non-canonical comm_r_new");
 }
 
-/* Partition ranges of the SnapDeals challenges for the multi-partition sizes (vanilla §9.3:
- * challenge = random bits | k << rb), and the Poseidon variant's count. */
+/* Partition ranges of the SnapDeals challenges for the multi-partition sizes
+ * (storage-proofs-update challenges.rs: challenge = random bits | k << rb), and the Poseidon
+ * variant's count. */
 static void test_snap_partitions(void)
 {
     uint8_t comm_r_new[32];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PoRep C2 through the CLI on the real 8 MiB C1 made by the reference (shared/fixtures):
-#   - `cuzk c2 --check`: every constraint of its partition circuit holds (3,844,929, §6.9);
-#   - `cuzk c2 --synth-only --pce`: the §6.9 sizes, a/b/c bytes, a compact witness, and the
+#   - `cuzk c2 --check`: every constraint of its partition circuit holds (3,844,929,
+#     docs/circuits.md);
+#   - `cuzk c2 --synth-only --pce`: the production sizes, a/b/c bytes, a compact witness, and the
 #     PCE's products satisfy every row;
 #   - copies with one changed label (c_x row), tree-D path index, seed or comm_r are refused
 #     before synthesis, the message naming the field (exit 2);
@@ -24,8 +25,9 @@ out=$("$cuzk" c2 "$c1" --check)
 [[ $out == '{"partitions":1,"constraints":3844929,"satisfied":true}' ]] || fail "check: $out"
 ok
 
-# --synth-only: the §6.9 sizes (3,844,929 constraints, 40 inputs, 3,842,449 aux, domain 2^22),
-# a/b/c = 3 x 2^22 x 32 bytes, and the compact witness the prover keeps far below the plain one
+# --synth-only: the sizes of docs/circuits.md#production-sizes (3,844,929 constraints, 40
+# inputs, 3,842,449 aux, domain 2^22), a/b/c = 3 x 2^22 x 32 bytes, and the compact witness the
+# prover keeps far below the plain one
 out=$("$cuzk" c2 "$c1" --synth-only --pce)
 python3 - "$out" <<'PY' || fail "synth-only: $out"
 import json, sys

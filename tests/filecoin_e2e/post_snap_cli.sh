@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # WinningPoSt, WindowPoSt and SnapDeals through the CLI with test-only parameters, on vanilla
 # proofs of a sealed 2 KiB sector made by `cuzk-bench gen-vanilla` (whose bytes the seal
-# tests check against vanilla §10.4): --check satisfied, proved (self-verified), verified;
-# WindowPoSt of partition 1 with the API 1.0 challenge rule; tampered inputs refused with a
-# located error (exit 2), wrong public inputs or a swapped proof rejected (exit 1).
+# tests check against docs/vectors.md#worked-2-kib-example): --check satisfied, proved
+# (self-verified), verified; WindowPoSt of partition 1 with the API 1.0 challenge rule;
+# tampered inputs refused with a located error (exit 2), wrong public inputs or a swapped proof
+# rejected (exit 1).
 set -euo pipefail
 bench=$1 cuzk=$2 params=$3
 tmp=$(mktemp -d)

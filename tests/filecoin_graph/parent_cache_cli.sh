@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `cuzk-bench parent-cache` against the published manifest (filecoin-circuits.md §6.7): the
-# 2 KiB V1_1 cache (id 5) written to a file whose sha256sum is the published digest, the JSON
-# line's name and digest, the 8 MiB V1 cache (id 1) hashed only, and exit 2 on bad usage.
+# `cuzk-bench parent-cache` against the published manifest (storage-proofs-porep
+# parent_cache.json): the 2 KiB V1_1 cache (id 5) written to a file whose sha256sum is the
+# published digest, the JSON line's name and digest, the 8 MiB V1 cache (id 1) hashed only, and
+# exit 2 on bad usage.
 # Usage: parent_cache_cli.sh <path to cuzk-bench>
 set -u
 bench=$1

@@ -1,8 +1,8 @@
 /* SDR graph against published data: the parent cache file names of all ten manifest
  * entries and the full-file SHA-256 digests of the 2 KiB (ids 0, 5) and 8 MiB (ids 1, 6)
- * caches (storage-proofs-porep parent_cache.json, filecoin-circuits.md §6.7), 512 MiB (ids 2,
+ * caches (storage-proofs-porep parent_cache.json), 512 MiB (ids 2,
  * 7) with --long; the parents of the 8 MiB V1_1 fixture's challenges (fixtures/README.md) and
- * of nodes 28 and 27 of the 2 KiB V1_1 graph (filecoin-vanilla.md §10.4); the ChaCha8
+ * of nodes 28 and 27 of the 2 KiB V1_1 graph (docs/vectors.md#worked-2-kib-example); the ChaCha8
  * keystream against draft-strombergson-chacha-test-vectors TC1 (8 rounds). */
 #include <errno.h>
 #include <openssl/sha.h>
@@ -179,10 +179,10 @@ static void test_known_parents(void)
                   (const uint32_t[]){156850, 185828, 128537, 121364, 183781, 164990, 92372, 230258});
     check_parents(6, 237493, (const uint32_t[]){237492, 104173, 237492, 237480, 237298, 237475},
                   (const uint32_t[]){237273, 150456, 245980, 93652, 11259, 20305, 245589, 106071});
-    /* filecoin-vanilla.md §10.4: 2 KiB V1_1. */
+    /* docs/vectors.md#worked-2-kib-example: 2 KiB V1_1. */
     check_parents(5, 28, (const uint32_t[]){27, 17, 7, 1, 27, 27}, (const uint32_t[]){27, 9, 10, 16, 28, 52, 46, 54});
     check_parents(5, 27, (const uint32_t[]){26, 26, 26, 25, 26, 24}, (const uint32_t[]){60, 10, 6, 5, 27, 47, 14, 17});
-    /* Nodes 0 and 1 have all DRG parents 0 (circuits §6.7). */
+    /* Nodes 0 and 1 have all DRG parents 0 (storage-proofs-core drgraph.rs). */
     fc_graph g;
     graph_of(5, &g);
     uint32_t d[6];

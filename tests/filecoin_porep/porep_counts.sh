@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cuzk circuit-info porep` against the reference's counts: rust-fil-proofs'
-# stacked_circuit.rs tests (filecoin-circuits.md §8.1: constraints / inputs incl. ONE) and
-# the production sizes of §6.9 (32 GiB constraints and inputs also printed by upstream's
-# circuitinfo tool; the aux column is the document's [derived] model). Exit 2 on bad
+# stacked_circuit.rs tests (constraints / inputs incl. ONE) and
+# the production sizes of docs/circuits.md (32 GiB constraints and inputs also printed by upstream's
+# circuitinfo tool; the aux column is counted, not upstream-asserted). Exit 2 on bad
 # parameters. Usage: porep_counts.sh <path to cuzk> [--long]  (--long: 32 GiB and 64 GiB,
 # about 20 s each in shape mode)
 set -u
@@ -28,13 +28,13 @@ expect_exit2() {
     local rc=$?
     if [[ $rc == 2 ]]; then pass=$((pass + 1)); else echo "FAIL: '$*' exited $rc, want 2"; fail=$((fail + 1)); fi
 }
-# §8.1 stacked_circuit.rs (8 / 8 / 32 / 64 nodes, 2 layers, 1 challenge; API 1.1.0 and
+# stacked_circuit.rs (8 / 8 / 32 / 64 nodes, 2 layers, 1 challenge; API 1.1.0 and
 # porep_id [44; 32] change only values)
 expect 1206212 22 - --param nodes=8,layers=2,challenges=1,tree=2-0-0
 expect 1199620 22 - --param nodes=8 --param tree=8-0-0
 expect 1296576 22 - --param nodes=32,tree=8-4-0
 expect 1346982 22 - --param nodes=64,tree=8-4-2
-# §6.9 production partition circuits
+# docs/circuits.md#production-sizes: production partition circuits
 expect 2687921 40 2685673 --param sector-size=2KiB
 expect 3844929 40 3842449 --param sector-size=8MiB
 expect 4423433 40 4420837 --param sector-size=512MiB

@@ -1,10 +1,10 @@
 /* The StackedDrg partition circuit with values, on the tiny custom shapes of
- * rust-fil-proofs' stacked_circuit.rs tests (filecoin-circuits.md §8.1: their constraint
+ * rust-fil-proofs' stacked_circuit.rs tests (their constraint
  * and input counts are the oracle) and an 11-layer one: a consistent C1 (tiny_c1.h)
- * satisfies every constraint in CS_CHECK, the allocated inputs are the §6.5 layout
- * (replica_id, comm_d, comm_r, then per challenge c, 6 DRG parents, 8 expander parents,
- * c, c, c), CS_WITNESS, CS_RECORD and CS_PROVE (rows verified) agree with it, and tampered copies are unsatisfied at
- * the constraint that ties the changed value, or refused before synthesis. */
+ * satisfies every constraint in CS_CHECK, the allocated inputs are the generate_public_inputs
+ * layout (replica_id, comm_d, comm_r, then per challenge c, 6 DRG parents, 8 expander parents, c,
+ * c, c), CS_WITNESS, CS_RECORD and CS_PROVE (rows verified) agree with it, and tampered copies are
+ * unsatisfied at the constraint that ties the changed value, or refused before synthesis. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +66,7 @@ static void run(cs_mode mode, const fc_porep_circuit_params *cp, const fc_c1_out
     cs_free(&cs);
 }
 
-/* §6.5 from the values the C1 was built from (not from the circuit). */
+/* generate_public_inputs from the values the C1 was built from (not from the circuit). */
 static void expected_inputs(const fc_c1_output *c1, unsigned C, const uint64_t *ch,
                             const uint32_t (*par)[FC_POREP_PARENTS], fr_t *out)
 {
@@ -135,7 +135,7 @@ static void test_shape(const shape *s, uint64_t seed, bool tamper)
     for (size_t i = 0; same && i < nin; i++)
         same = fr_eq(&chk.inputs[i + 1], &want[i]) && fr_eq(&wit.inputs[i + 1], &want[i]) &&
                fr_eq(&prv.inputs[i + 1], &want[i]);
-    CHECK(same, "%s: allocated inputs differ from the §6.5 layout", s->name);
+    CHECK(same, "%s: allocated inputs differ from the generate_public_inputs layout", s->name);
     free(chk.inputs);
     free(wit.inputs);
     free(prv.inputs);
@@ -225,7 +225,7 @@ static void test_params(void)
         CHECK(fc_porep_synthesize(&cs, &bad[i], NULL, 0, &err) == CUZK_E_INVALID_ARG, "bad params %zu accepted", i);
         cs_free(&cs);
     }
-    /* the registered proofs' circuits: §1.1 shapes, §1.2 challenges */
+    /* the registered proofs' circuits: constants.rs shapes, parameters.rs challenges */
     static const struct {
         unsigned id;
         uint64_t nodes;
@@ -250,7 +250,7 @@ int main(void)
     /* all modes on every shape; the tampered copies on the first and the last (keeps the
      * test at about 50 M checked constraints) */
     const shape shapes[] = {
-        /* §8.1 stacked_circuit.rs: 22 inputs each */
+        /* stacked_circuit.rs: 22 inputs each */
         {"2-0-0 / 8 nodes", {8, 2, 1, {MERKLE_POSEIDON, 2, 3, 0, 0}}, 1206212},
         {"8-0-0 / 8 nodes", {8, 2, 1, {MERKLE_POSEIDON, 8, 1, 0, 0}}, 1199620},
         {"8-4-0 / 32 nodes", {32, 2, 1, {MERKLE_POSEIDON, 8, 1, 4, 0}}, 1296576},

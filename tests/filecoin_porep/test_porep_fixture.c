@@ -1,11 +1,12 @@
 /* The StackedDrg circuit, public inputs and C1 validation on the real 8 MiB C1 made by the
  * reference (shared/fixtures/porep-8MiB-c1.bincode; its README lists the challenges, their
  * parents and the commitments, recomputed independently). The C1 validates, its public
- * inputs are the README's values in the §6.5 layout (39 values), its partition circuit has
- * the §6.9 size (3,844,929 constraints, 40 inputs) and is satisfied in CS_CHECK and
- * CS_PROVE with exactly those inputs allocated; copies with one changed column row, seed,
- * comm_r, path index, labeling slot or sector id are refused by fc_c1_validate naming the
- * field, and where the circuit sees the change it is unsatisfied at the named constraint.
+ * inputs are the README's values in the generate_public_inputs layout (39 values), its
+ * partition circuit has the docs/circuits.md size (3,844,929 constraints, 40 inputs) and is
+ * satisfied in CS_CHECK and CS_PROVE with exactly those inputs allocated; copies with one
+ * changed column row, seed, comm_r, path index, labeling slot or sector id are refused by
+ * fc_c1_validate naming the field, and where the circuit sees the change it is unsatisfied at
+ * the named constraint.
  * Prints the CS_SHAPE / CS_CHECK / CS_PROVE throughput (informational, not asserted).
  * Usage: test_porep_fixture <fixtures dir> */
 #include <stdio.h>
@@ -82,7 +83,7 @@ static void fr_hex(fr_t *out, const char *hex)
     CHECK(fr_from_bytes_le(out, b) == CUZK_OK, "canonical %s", hex);
 }
 
-/* The README's public inputs of partition 0 in the §6.5 layout. */
+/* The README's public inputs of partition 0 in the generate_public_inputs layout. */
 static void readme_inputs(fr_t want[39])
 {
     fr_hex(&want[0], REPLICA_ID);

@@ -2,9 +2,9 @@
  * sealed 2 KiB and 8 MiB sectors for every registered proof of those sizes (interactive V1
  * and V1_1, synthetic, non-interactive), and the sparse 32 / 64 GiB fixtures (interactive
  * V1 and V1_1). The sealer is checked against the reference elsewhere (the real 8 MiB C1
- * byte for byte, vanilla §10.4); here every generated C1 must pass fc_c1_validate, and every
- * partition circuit must be satisfied in CS_CHECK with exactly the inputs
- * fc_porep_public_inputs derives from public data.
+ * byte for byte, docs/vectors.md#worked-2-kib-example); here every generated C1 must pass
+ * fc_c1_validate, and every partition circuit must be satisfied in CS_CHECK with exactly the
+ * inputs fc_porep_public_inputs derives from public data.
  *
  * Usage: test_porep_generated small      2 KiB every id (all partitions), 8 MiB V1 (id 1)
  *        test_porep_generated 8m         8 MiB every id, every partition

@@ -1,5 +1,5 @@
 /* A consistent C1 output for a tiny custom StackedDrg circuit, built natively for the
- * circuit tests (the recipe of filecoin-vanilla.md §11.2 on a whole small sector): random
+ * circuit tests (the recipe of docs/fixtures.md#porep on a whole small sector): random
  * data and columns, arbitrary parents (the circuit does not check the graph, only that
  * each parent column hashes into tree C at its public index), the challenged columns
  * labelled from their parents with create_label_native, trees D / C / R built in full.

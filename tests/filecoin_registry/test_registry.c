@@ -1,7 +1,9 @@
 /* Registered proof tables against the published values: every v28 parameter file stem of
- * filecoin-circuits.md §1.6 (the manifest names, recomputed from the identifier strings),
- * partition/challenge counts of §1.2, PoSt and SnapDeals shapes of §1.5 / vanilla §9.1,
- * porep_id layout (§1.4) and the prover-id LEB128 examples of cuzk-reference.md §2.4. */
+ * rust-fil-proofs parameters.json (the manifest names, recomputed from the identifier strings of
+ * docs/formats.md#parameter-file-names-and-digests), partition/challenge counts of filecoin-proofs
+ * parameters.rs, PoSt and SnapDeals shapes of constants.rs / storage-proofs-update constants.rs,
+ * porep_id layout (rust-filecoin-proofs-api registry.rs) and the prover-id LEB128 examples of
+ * docs/formats.md#prover-id. */
 #include <string.h>
 
 #include "check.h"
@@ -81,7 +83,7 @@ static void test_seal(void)
     const fc_seal_proof *q;
     CHECK(fc_seal_proof_by_name("StackedDrg2KiBV1_1", &q, NULL) == CUZK_OK && q->id == 5, "by name");
     CHECK(fc_seal_proof_by_name("StackedDrg2KiBV9", &q, &err) == CUZK_E_UNSUPPORTED, "bad name");
-    /* every id: challenges per partition = ceil(min / partitions) capped at 18 (§1.2) */
+    /* every id: challenges per partition = ceil(min / partitions) capped at 18 (parameters.rs) */
     for (unsigned id = 0; id < FC_SEAL_PROOF_COUNT; id++) {
         fc_seal_proof_get(id, &p, NULL);
         unsigned c = (p->min_challenges + p->partitions - 1) / p->partitions;

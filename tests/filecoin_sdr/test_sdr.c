@@ -1,6 +1,6 @@
-/* SDR labels against independent data: the four last-label vectors of filecoin-vanilla.md
- * §10.3 (upstream create_label/multi.rs test_create_labels and stacked_vanilla.rs: 11 layers at
- * N = 64 and 128, API 1.0 and 1.1); the labels of the worked 2 KiB example of vanilla §10.4;
+/* SDR labels against independent data: the four last-label vectors
+ * (upstream create_label/multi.rs test_create_labels and stacked_vanilla.rs: 11 layers at
+ * N = 64 and 128, API 1.0 and 1.1); the labels of docs/vectors.md#worked-2-kib-example;
  * the real 8 MiB C1 fixture: its c_x rows (the challenged nodes' labels in both layers) and
  * its labeling proofs' 37 parent slots, both read from the few bytes that hold them.
  * Usage: test_fc_sdr <fixtures dir> */
@@ -40,8 +40,8 @@ static cuzk_status on_layer(void *ctx, uint32_t layer, const uint8_t *labels, cu
     return layer == d->fail_at ? cuzk_fail(err, CUZK_E_IO, "store full at layer %u", layer) : CUZK_OK;
 }
 
-/* §10.3: label(11, N - 1) of replica_id 32 x 0x09, through the parent cache with 11 buffers
- * and through the pipelined graph with two buffers used in turn. */
+/* test_create_labels: label(11, N - 1) of replica_id 32 x 0x09, through the parent cache with
+ * 11 buffers and through the pipelined graph with two buffers used in turn. */
 static void test_last_labels(void)
 {
     static const struct {
@@ -73,13 +73,13 @@ static void test_last_labels(void)
         done_ctx d = {0};
         CHECK(fc_sdr_layers(&g, cache, replica_id, 11, out, on_layer, &d, &err) == CUZK_OK && d.layers_seen == 11,
               "11 layers (cache) %d", t);
-        CHECK(!memcmp(out[10] + 32 * (n - 1), want, 32), "§10.3 vector %d (N %llu, API %s), parent cache", t,
+        CHECK(!memcmp(out[10] + 32 * (n - 1), want, 32), "label vector %d (N %llu, API %s), parent cache", t,
               (unsigned long long)n, fc_api_version_name(V[t].api));
         uint8_t *two = malloc(2 * 32 * n), *roll[11];
         for (int l = 0; l < 11; l++)
             roll[l] = two + 32 * n * (l % 2);
         CHECK(fc_sdr_layers(&g, NULL, replica_id, 11, roll, NULL, NULL, &err) == CUZK_OK, "11 layers (graph) %d", t);
-        CHECK(!memcmp(roll[10] + 32 * (n - 1), want, 32), "§10.3 vector %d, two buffers, parents from the graph", t);
+        CHECK(!memcmp(roll[10] + 32 * (n - 1), want, 32), "label vector %d, two buffers, parents from the graph", t);
         free(two);
         free(all);
         free(cache);
@@ -110,7 +110,7 @@ static void test_worked_2kib(void)
     for (int i = 0; i < 6; i++) {
         hex_in(want, L[i].hex);
         const uint8_t *layer = L[i].layer == 1 ? l1 : l2;
-        CHECK(!memcmp(layer + 32 * L[i].node, want, 32), "§10.4 label(%d, %d)", L[i].layer, L[i].node);
+        CHECK(!memcmp(layer + 32 * L[i].node, want, 32), "2 KiB label(%d, %d)", L[i].layer, L[i].node);
     }
 
     /* Errors. */

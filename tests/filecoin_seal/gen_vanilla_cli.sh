@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cuzk-bench gen-vanilla` against the worked 2 KiB example of filecoin-vanilla.md §10.4 (its
+# `cuzk-bench gen-vanilla` against docs/vectors.md#worked-2-kib-example (its
 # defaults): the C1 JSON, the WindowPoSt V1_2 vanilla proof and the SnapDeals partition proof
 # have the published sizes and SHA-256 digests, the summary lines carry the published
 # commitments and challenges; the C2Input form of the same C1 starts like the real fixture's

@@ -1,9 +1,9 @@
-/* The synthetic fixtures of filecoin-vanilla.md §11 (sparse trees, no sealing) for every size,
+/* The synthetic fixtures of docs/fixtures.md (sparse trees, no sealing) for every size,
  * 2 KiB to 64 GiB: C1 outputs of the interactive seal proofs, PoSt vanilla proofs of every
- * PoSt proof, SnapDeals partition proofs. Each must pass the §11.5 self-checks (C1:
+ * PoSt proof, SnapDeals partition proofs. Each must pass the docs/fixtures.md#self-checks (C1:
  * fc_c1_validate; PoSt: the daemon's partition assembly; SnapDeals: fc_snap_partition_check),
- * have the byte sizes of vanilla §8.5 / §9.6, and survive write -> read -> write unchanged
- * through the vanilla readers; known roots (Z_30, Y_9 / Y_10 ladders of vanilla §2.4 / §10.8)
+ * have the byte sizes of docs/formats.md, and survive write -> read -> write unchanged
+ * through the vanilla readers; known roots (Z_30, Y_9 / Y_10 ladders of docs/vectors.md)
  * must appear where the recipe says. Corrupted outputs must fail the self-checks. */
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +196,8 @@ int main(void)
     for (size_t i = 0; i < sizeof porep_ids / sizeof porep_ids[0]; i++)
         test_porep(porep_ids[i]);
     test_porep_refused();
-    /* PoSt sizes of vanilla §8.5: Window (10 challenges) and Winning (66) */
+    /* PoSt sizes of docs/formats.md#fallbackpostsectorproof: Window (10 challenges) and
+     * Winning (66) */
     static const size_t window[5] = {5680, 15280, 20080, 24960, 25520}, winning[5] = {36816, 100176, 131856, 164064,
                                                                                         167760};
     for (unsigned s = 0; s < 5; s++) {
@@ -204,7 +205,8 @@ int main(void)
         test_post(5 + s, window[s]);
         test_post(10 + s, window[s]);
     }
-    /* SnapDeals sizes of vanilla §9.6; zero-ladder roots Y_10 (32 GiB) and P_2(Y_10, Y_10) (64 GiB) */
+    /* SnapDeals sizes of docs/formats.md#snapdeals-partitionproof; zero-ladder roots Y_10 (32
+     * GiB) and P_2(Y_10, Y_10) (64 GiB) */
     static const size_t part[5] = {15064, 43864, 453064, 561768, 575528};
     for (unsigned s = 0; s < 5; s++)
         test_snap(s, part[s],

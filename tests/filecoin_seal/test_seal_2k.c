@@ -1,11 +1,11 @@
-/* The worked 2 KiB example of filecoin-vanilla.md §10.4: a CC StackedDrg2KiBV1_1 sector of
- * miner 1000, sector 1, ticket 32 x 01 sealed here (in memory and in temporary files, 1 and
- * 2 threads) must give its comm_d, replica_id, labels, comm_c, comm_r_last, comm_r and column
- * hash of node 28; its C1 for seed 32 x 02 its JSON bytes (100,111, SHA-256 f576e7eb...); its
- * WindowPoSt V1_2 vanilla proof for randomness 32 x 03 (byte 31 & 0x3f) its leaves and bytes
- * (5,680, SHA-256 f5427fff...); SnapDeals with new data Fr32(2,032 x 01) its comm_d_new, phi,
- * rho, root_r_new, comm_r_new, challenges and PartitionProof bytes (15,064, SHA-256
- * 38535709...). Every output also passes the self-checks. */
+/* The worked 2 KiB example (docs/vectors.md#worked-2-kib-example): a CC StackedDrg2KiBV1_1
+ * sector of miner 1000, sector 1, ticket 32 x 01 sealed here (in memory and in temporary
+ * files, 1 and 2 threads) must give its comm_d, replica_id, labels, comm_c, comm_r_last,
+ * comm_r and column hash of node 28; its C1 for seed 32 x 02 its JSON bytes (100,111, SHA-256
+ * f576e7eb...); its WindowPoSt V1_2 vanilla proof for randomness 32 x 03 (byte 31 & 0x3f) its
+ * leaves and bytes (5,680, SHA-256 f5427fff...); SnapDeals with new data Fr32(2,032 x 01) its
+ * comm_d_new, phi, rho, root_r_new, comm_r_new, challenges and PartitionProof bytes (15,064,
+ * SHA-256 38535709...). Every output also passes the self-checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +228,7 @@ static void test_variants(void)
 
 /* WinningPoSt (66 challenges, each sector alone) and API 1.0 WindowPoSt of two sectors at
  * positions 0 and 1 of partition 1 (the partition assembled from both, refused as partition
- * 0): the byte sizes of vanilla §8.5. */
+ * 0): the byte sizes of docs/formats.md#fallbackpostsectorproof. */
 static void test_post_kinds(void)
 {
     uint8_t rnd[32];
@@ -268,7 +268,7 @@ static void test_post_kinds(void)
 }
 
 /* Data: one byte 0x01 (from memory and from a file) gives the comm_d of Curio's Test2K
- * (vanilla §10.2); more than the 2,032-byte capacity is refused. */
+ * (curio lib/proof/treed_build_test.go); more than the 2,032-byte capacity is refused. */
 static void test_data(const char *tmp)
 {
     const fc_seal_proof *p;

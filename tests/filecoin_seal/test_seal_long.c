@@ -1,8 +1,8 @@
 /* Long checks (CUZK_LONG_TESTS): a 512 MiB CC sector sealed with its state in temporary files
- * (comm_d = Z_24 of filecoin-vanilla.md §2.4), its C1 (StackedDrg512MiBV1_1), WindowPoSt V1_2
- * and SnapDeals proofs self-checked and of the sizes of vanilla §8.5 / §9.6; the synthetic
- * and non-interactive 8 MiB C1s (ids 11, 16) self-checked. SnapDeals data: 4 MiB of 0x01. Prints the seal time and the
- * peak RSS (VmHWM). Usage: test_fc_seal_long <temporary dir> [threads]. */
+ * (comm_d = Z_24 of docs/vectors.md#zero-commitments), its C1 (StackedDrg512MiBV1_1), WindowPoSt
+ * V1_2 and SnapDeals proofs self-checked and of the sizes of docs/formats.md; the synthetic and
+ * non-interactive 8 MiB C1s (ids 11, 16) self-checked. SnapDeals data: 4 MiB of 0x01. Prints the
+ * seal time and the peak RSS (VmHWM). Usage: test_fc_seal_long <temporary dir> [threads]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

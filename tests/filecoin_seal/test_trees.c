@@ -1,9 +1,9 @@
-/* Fr32 padding, tree D and Poseidon trees against the published vectors of
- * filecoin-vanilla.md: §10.1 (fr32/src/reader.rs and convert.rs tests), §2.4 (zero
- * commitments Z_0..Z_31), §10.2 (filecoin-proofs pieces.rs and Curio treed_build_test.go),
- * §10.8 (Poseidon ladders Y_k, P_2(0,0), P_11(0..0), the all-zero 64 GiB root) and §10.5
- * (Curio TestPoseidonHashMulti). Sparse trees are checked against full trees of the same
- * leaves and against those ladders; every proof is recomputed with fc_merkle_proof_verify. */
+/* Fr32 padding, tree D and Poseidon trees against the published vectors of docs/vectors.md:
+ * fr32/src/reader.rs and convert.rs tests, zero commitments Z_0..Z_31, filecoin-proofs
+ * pieces.rs and Curio treed_build_test.go, Poseidon ladders Y_k, P_2(0,0), P_11(0..0), the
+ * all-zero 64 GiB root, and Curio TestPoseidonHashMulti. Sparse trees are checked against full
+ * trees of the same leaves and against those ladders; every proof is recomputed with
+ * fc_merkle_proof_verify. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +93,7 @@ static void test_fr32(void)
           "fr32 of 0x00..0x7e");
     fc_fr32_unpad(out, 127, back);
     CHECK(!memcmp(back, in, 127), "unpad 0x00..0x7e");
-    /* capacities of vanilla §1.1 */
+    /* capacities of fr32 padding.rs to_unpadded_bytes */
     CHECK(fc_fr32_unpadded_capacity(64) == 2032 && fc_fr32_unpadded_capacity(1u << 18) == 8323072 &&
               fc_fr32_unpadded_capacity(1u << 24) == 532676608 &&
               fc_fr32_unpadded_capacity(1ull << 30) == 34091302912ull &&

@@ -1,5 +1,5 @@
 /* JSON arrays of standard-base64 strings (Go json.Marshal of [][]byte, as Curio stores
- * SnapDeals vanilla proofs; filecoin-vanilla.md §9.8): Go's encoding of a known list
+ * SnapDeals vanilla proofs; docs/formats.md#snapdeals-blob-list): Go's encoding of a known list
  * ([]byte{0,1,2}, empty, nil -> "AAEC", "", null; RFC 4648 §10 vectors), round trips, and
  * refusal of bad input naming the element ($[i]) and byte offset. */
 #include <stdio.h>

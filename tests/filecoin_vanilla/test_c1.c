@@ -178,7 +178,7 @@ static void test_round_trips(const fc_c1_output *c1)
     char *json = json_of(c1, &jlen);
     CHECK(fc_c1_detect((const uint8_t *)json, jlen) == FC_C1_JSON, "detect JSON");
     json_gives_fixture(json, jlen, "JSON");
-    /* serde_json compact layout (filecoin-circuits.md §7) */
+    /* serde_json compact layout (docs/formats.md#c1-output-json) */
     static const char head[] = "{\"registered_proof\":\"StackedDrg8MiBV1_1\",\"vanilla_proofs\":{\"StackedDrg8MiBV1\":"
                                "[[{\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[101,242,158,93,";
     CHECK(!strncmp(json, head, sizeof head - 1), "JSON head: %.160s", json);

@@ -1,5 +1,6 @@
 /* fc_merkle_proof against real data, with the proofs taken out of the fixtures by the byte
- * offsets their READMEs and filecoin-vanilla.md §8.5 give (no vanilla-format reader involved):
+ * offsets their READMEs and docs/formats.md#fallbackpostsectorproof give (no vanilla-format
+ * reader involved):
  *   - the 10 tree R_last inclusion proofs of window-post-32GiB-sector1.vproof (Sub, 9 base
  *     levels of arity 8 + 1 sub level): node indices = the README's 10 leaf challenges, every
  *     path recomputes comm_r_last with Poseidon;

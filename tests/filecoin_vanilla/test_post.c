@@ -1,6 +1,6 @@
 /* FallbackPoStSectorProof bincode against the real 32 GiB WindowPoSt vanilla proof
  * (shared/fixtures/window-post-32GiB-sector1.vproof, README values) and the sizes of
- * filecoin-vanilla.md §8.5: parse, known values, every path recomputes comm_r_last,
+ * docs/formats.md#fallbackpostsectorproof: parse, known values, every path recomputes comm_r_last,
  * Poseidon_2(comm_c, comm_r_last) = comm_r, byte-identical re-serialisation; every strict
  * prefix, patched length prefixes, a non-canonical value, bad tags and indices refused with
  * the documented offsets. Usage: test_fc_post <fixtures dir>. */
@@ -156,7 +156,7 @@ static void test_robustness(const uint8_t *data, size_t len)
     expect_refused(data, len, 300, eight, 8, CUZK_E_FORMAT, "path[0].index at byte offset 300", "expected 0..7");
 }
 
-/* Sizes of a single-sector FallbackPoStSectorProof, filecoin-vanilla.md §8.5 table. */
+/* Sizes of a single-sector FallbackPoStSectorProof, docs/formats.md#fallbackpostsectorproof. */
 static void test_sizes_and_round_trip(void)
 {
     static const size_t WINDOW[FC_SIZE_COUNT] = {5680, 15280, 20080, 24960, 25520};

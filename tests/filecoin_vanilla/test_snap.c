@@ -1,6 +1,6 @@
-/* SnapDeals PartitionProof bincode (filecoin-vanilla.md §9.5, §9.6, §9.9) on constructed
+/* SnapDeals PartitionProof bincode (docs/formats.md#snapdeals-partitionproof) on constructed
  * proofs of the registered shapes (structurally valid, random values): the byte sizes of the
- * §9.6 formula (2 KiB 15,064 ... 32 GiB 561,768), read/write round trips for both variants
+ * size formula (2 KiB 15,064 ... 32 GiB 561,768), read/write round trips for both variants
  * and every size, and refusal of bad input with the field and byte offset: every strict
  * prefix, patched counts, a non-canonical apex leaf, a wrong tag, a trailing byte, the other
  * variant's bytes. Real SnapDeals vanilla proofs are not in the fixtures yet. */
@@ -12,9 +12,9 @@
 #include "filecoin/vanilla.h"
 #include "filecoin/vanilla/synthetic.h"
 
-/* filecoin-vanilla.md §9.6: 48 + 32 A + Ch (2 R + Dp). */
+/* docs/formats.md#snapdeals-partitionproof: 48 + 32 A + Ch (2 R + Dp). */
 static const size_t SIZES[FC_SIZE_COUNT] = {15064, 43864, 453064, 561768, 575528};
-/* §8.5 tree R proof sizes, for the Poseidon variant: 40 + Ch·P x 3 R. */
+/* docs/formats.md#merkleproof tree R proof sizes, for the Poseidon variant: 40 + Ch·P x 3 R. */
 static const size_t TREE_R[FC_SIZE_COUNT] = {556, 1516, 1996, 2484, 2540};
 
 static void round_trip(const fc_update_proof *up, bool poseidon)

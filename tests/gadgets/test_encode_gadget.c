@@ -1,4 +1,4 @@
-/* encode (storage-proofs-core gadgets/encode.rs; facts §4.9, §6.3 step 7): 1 aux / 1
+/* encode (storage-proofs-core gadgets/encode.rs): 1 aux / 1
  * constraint with nnz (2, 1, 1), encoded = key + value mod r (checked on a wrap-around:
  * (r − 1) + 2 = 1), the check back end accepting it and rejecting a corrupted witness. */
 #include <string.h>

@@ -1,7 +1,8 @@
-/* PoR, hash_leaf_bits and create_label: every PoR row of facts §8.1 (rust-fil-proofs
- * storage-proofs-core/tests/por_circuit.rs), hash_leaf_bits 45,387, create_label 532,025,
- * through gadgets_circuit_info (shape back end); check back end accepts the seeded witnesses
- * and rejects a wrong root / label at the expected constraint; circuit == native label. */
+/* PoR, hash_leaf_bits and create_label: every PoR row of docs/circuits.md#upstream-test-counts
+ * (rust-fil-proofs storage-proofs-core/tests/por_circuit.rs), hash_leaf_bits 45,387,
+ * create_label 532,025, through gadgets_circuit_info (shape back end); check back end accepts
+ * the seeded witnesses and rejects a wrong root / label at the expected constraint; circuit ==
+ * native label. */
 #include <string.h>
 
 #include "check.h"

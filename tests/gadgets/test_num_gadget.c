@@ -1,5 +1,5 @@
 /* Numbers, multipacking, insertion/selection, UInt64: reference counts (insertion.rs
- * test_select size−1, test_insert 2/8/22/240; num.rs to_bits_le 255/256; facts §8.1, §4),
+ * test_select size−1, test_insert 2/8/22/240; num.rs to_bits_le 255/256),
  * results against a plain model, check back end accepting and rejecting. */
 #include <string.h>
 

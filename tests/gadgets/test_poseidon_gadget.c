@@ -1,7 +1,7 @@
-/* Poseidon: Grain constants and hash vectors published in neptune's tests (facts §5.2, §5.7),
- * optimised == textbook schedule, legacy circuit counts 311/377/505/598/761/1009/1385
- * (neptune test_poseidon_hash, rust-fil-proofs test_hash_single_column; facts §8.1), circuit
- * output == native, check back end accepting and rejecting. */
+/* Poseidon: Grain constants and hash vectors published in neptune's tests (round_constants.rs,
+ * poseidon.rs), optimised == textbook schedule, legacy circuit counts
+ * 311/377/505/598/761/1009/1385 (neptune test_poseidon_hash, rust-fil-proofs
+ * test_hash_single_column), circuit output == native, check back end accepting and rejecting. */
 #include <string.h>
 
 #include "check.h"

@@ -1,4 +1,4 @@
-/* Poseidon hash_md (filecoin-hashers poseidon.rs hash_md / hash_md_circuit; facts §5.7, §8.1):
+/* Poseidon hash_md (filecoin-hashers poseidon.rs hash_md / hash_md_circuit, test_hash_md_circuit):
  * the published native value over 71 ones, zero padding of a short last chunk (against the
  * textbook permutation on an explicitly padded preimage), circuit counts (2,770 for 71
  * elements) in the shape back end, circuit output == native in the check and witness back
@@ -9,7 +9,7 @@
 #include "gadget_util.h"
 #include "gadgets/poseidon_md.h"
 
-#define MD_COST 1385 /* legacy Poseidon circuit, arity 36 (facts §5.6) */
+#define MD_COST 1385 /* legacy Poseidon circuit, arity 36 (neptune test_poseidon_hash) */
 
 static void fr_hex(fr_t *r, const char *hex)
 {

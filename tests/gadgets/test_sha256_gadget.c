@@ -1,5 +1,5 @@
 /* SHA-256 gadget: reference constraint counts (bellperson test_full_block 25,840,
- * test_full_hash 44,874, test_blank_hash 0; facts §8.1), FIPS 180-4 vectors, in-circuit digest
+ * test_full_hash 44,874, test_blank_hash 0), FIPS 180-4 vectors, in-circuit digest
  * equal to OpenSSL's, check back end accepts/rejects, record + witness back ends agree. */
 #include <stdlib.h>
 #include <string.h>

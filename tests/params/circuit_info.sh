@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `cuzk circuit-info` against the reference's asserted counts (filecoin-circuits.md §8.1):
+# `cuzk circuit-info` against the reference's asserted counts
+# (docs/circuits.md#upstream-test-counts):
 # constraints / inputs of bellperson, neptune and rust-fil-proofs tests, and exit code 2 on
 # bad input. Usage: circuit_info.sh <path to cuzk>
 set -u

@@ -1,12 +1,11 @@
 /* Constraint and input counts of the FallbackPoSt and EmptySectorUpdate circuits against
- * the reference (filecoin-circuits.md §8.1 [test] values of storage-proofs-post
+ * the reference (values asserted by storage-proofs-post
  * tests/fallback_circuit.rs, storage-proofs-update tests/circuit.rs, circuit_poseidon.rs
- * and src/gadgets.rs; §8.3 production sizes, whose 32 GiB WinningPoSt / WindowPoSt values
- * come from rust-fil-proofs' circuitinfo tool). Aux counts are checked where §8.3 lists
- * them. Shape-mode CPU time here: EmptySectorUpdate 512 MiB / 32 GiB / 64 GiB 5-7 s each
+ * and src/gadgets.rs; docs/circuits.md#production-sizes, whose 32 GiB WinningPoSt / WindowPoSt
+ * values come from rust-fil-proofs' circuitinfo tool). Aux counts are checked where the table
+ * has them. Shape-mode CPU time here: EmptySectorUpdate 512 MiB / 32 GiB / 64 GiB 5-7 s each
  * (in every run); with the argument "long" also WindowPoSt 32 / 64 GiB (125 M / 130 M
- * constraints, about 170 s each) and EmptySectorUpdate-Poseidon 32 / 64 GiB (about 30 s
- * each). */
+ * constraints, about 170 s each) and EmptySectorUpdate-Poseidon 32 / 64 GiB (about 30 s each). */
 #include <string.h>
 
 #include "check.h"
@@ -21,15 +20,16 @@ typedef struct {
 } row;
 
 static const row ROWS[] = {
-    /* §8.1 FallbackPoSt test circuits (5 challenges per sector, 3 or 2 sectors) */
+    /* fallback_circuit.rs test circuits (5 challenges per sector, 3 or 2 sectors) */
     {"window-post", "tree=8-0-0,leaves=64,challenges=5,sectors=3", 16869, 19, 0, 0},
     {"window-post", "tree=8-4-0,leaves=256,challenges=5,sectors=3", 22674, 19, 0, 0},
     {"window-post", "tree=8-4-2,leaves=512,challenges=5,sectors=3", 27384, 19, 0, 0},
     {"window-post", "tree=8-0-0,leaves=64,challenges=5,sectors=2", 11246, 13, 0, 0},
     {"winning-post", "leaves=64,challenges=5,sectors=3", 16869, 19, 0, 0},
-    /* §8.1 blank FallbackPoSt, 32 GiB sector as an 8-0-0 tree, 10 challenges, 5 sectors */
+    /* fallback_circuit.rs blank FallbackPoSt, 32 GiB sector as an 8-0-0 tree, 10 challenges, 5
+     * sectors */
     {"window-post", "tree=8-0-0,leaves=1073741824,challenges=10,sectors=5", 266665, 0, 0, 0},
-    /* §8.3 production */
+    /* docs/circuits.md#production-sizes */
     {"winning-post", "sector-size=2KiB", 90750, 133, 91674, 0},
     {"winning-post", "sector-size=8MiB", 230670, 133, 233442, 0},
     {"winning-post", "sector-size=512MiB", 300630, 133, 304326, 0},
@@ -40,7 +40,7 @@ static const row ROWS[] = {
     {"window-post", "sector-size=512MiB", 85466, 23, 86568, 0},
     {"window-post", "sector-size=32GiB", 125279217, 25840, 126902376, 1},
     {"window-post", "sector-size=64GiB", 129887900, 25301, 131500200, 1},
-    /* §8.1 EmptySectorUpdate test sizes, §8.3 production */
+    /* tests/circuit.rs EmptySectorUpdate test sizes, then production */
     {"snap", "sector-size=1KiB", 1248389, 5, 0, 0},
     {"snap", "sector-size=2KiB", 1705039, 5, 1703569, 0},
     {"snap", "sector-size=4KiB", 2165109, 5, 0, 0},
@@ -51,7 +51,7 @@ static const row ROWS[] = {
     {"snap", "sector-size=512MiB", 57450479, 5, 57401314, 0},
     {"snap", "sector-size=32GiB", 81049499, 5, 80978488, 0},
     {"snap", "sector-size=64GiB", 85006101, 5, 84931220, 0},
-    /* §8.1 / §8.3 EmptySectorUpdate-Poseidon */
+    /* tests/circuit_poseidon.rs / production EmptySectorUpdate-Poseidon */
     {"snap-poseidon", "sector-size=1KiB", 32164, 5, 0, 0},
     {"snap-poseidon", "sector-size=8KiB", 47974, 5, 0, 0},
     {"snap-poseidon", "sector-size=32GiB", 22305906, 5, 22593319, 1},
@@ -130,7 +130,8 @@ static void test_gadgets(void)
     }
 }
 
-/* Shapes against the registry's RegisteredUpdateProof table and vanilla §9.1 / circuits §9.2. */
+/* Shapes against the registry's RegisteredUpdateProof table and storage-proofs-update
+ * constants.rs. */
 static void test_shapes(void)
 {
     for (unsigned id = 0; id < FC_UPDATE_PROOF_COUNT; id++) {
@@ -151,7 +152,7 @@ static void test_shapes(void)
     fc_snap_shape s;
     cuzk_error e;
     fc_snap_shape_for_nodes(1u << 30, false, &s, &e);
-    /* circuits §9.2: 32 GiB cb 30, pb 4, ab 7, 26 random bits, h_select 8 */
+    /* storage-proofs-update circuit.rs: 32 GiB cb 30, pb 4, ab 7, 26 random bits, h_select 8 */
     CHECK(s.challenge_bits == 30 && s.partition_bits == 4 && s.apex_bits == 7 && s.h_select == 8 && s.h == 10,
           "32 GiB shape");
     fc_snap_shape_for_nodes(1u << 6, false, &s, &e);

@@ -1,9 +1,9 @@
 /* The FallbackPoSt circuit in CS_CHECK / CS_WITNESS mode on real trees (full Poseidon trees
  * over random leaves, filecoin/seal/tree.h): satisfied, the public inputs it allocates equal
- * comm_r and the challenged leaf indices, counts equal to shape mode (and to §8.1), padding
- * repeats the last sector; a wrong comm_r or a wrong sibling is caught at the expected
- * constraint. CS_RECORD's matrices hold for that witness under an independent evaluator
- * (tests/gadgets/gadget_util.h) and CS_PROVE verifies its rows. */
+ * comm_r and the challenged leaf indices, counts equal to shape mode (and to
+ * fallback_circuit.rs), padding repeats the last sector; a wrong comm_r or a wrong sibling is
+ * caught at the expected constraint. CS_RECORD's matrices hold for that witness under an
+ * independent evaluator (tests/gadgets/gadget_util.h) and CS_PROVE verifies its rows. */
 #include <string.h>
 
 #include "../gadgets/gadget_util.h"
@@ -140,7 +140,7 @@ static void run(const char *tree, unsigned b, unsigned levels, unsigned sub, uns
 
 int main(void)
 {
-    /* §8.1 single_partition tests: 8-0-0 64 leaves 16,869; 8-4-0 256 leaves 22,674;
+    /* fallback_circuit.rs single_partition tests: 8-0-0 64 leaves 16,869; 8-4-0 256 leaves 22,674;
      * 8-4-2 512 leaves 27,384 */
     run("8-0-0", 8, 2, 0, 0, 16869);
     run("8-4-0", 8, 2, 4, 0, 22674);

@@ -44,7 +44,7 @@ static void one_sector(const fc_post_partition *part)
     char name[256];
     CHECK(cs_check_satisfied(&cs, &bad, name, sizeof name), "one-sector circuit satisfied (first failure %llu %s)",
           (unsigned long long)bad, name);
-    /* §8.2: 1 + 311 + 1 + 10 · 5,302 */
+    /* docs/circuits.md#formulas: 1 + 311 + 1 + 10 · 5,302 */
     CHECK(cs.num_constraints == 53333 && cs.num_inputs == 12, "%llu constraints, %llu inputs",
           (unsigned long long)cs.num_constraints, (unsigned long long)cs.num_inputs);
     fr_t *in, *aux;
@@ -103,7 +103,8 @@ static void refusals(void)
     t[8] ^= 1;
     CHECK(assemble(&part, 8, rand, 0, t, &e) == CUZK_E_VERIFY_FAILED && strstr(e.msg, "comm_r is"),
           "tampered comm_r refused: %s", e.msg);
-    /* a sibling of inclusion proof 3, level 0 (vanilla §8.5 offsets: 56 + 3 · 2,484 + 20) */
+    /* a sibling of inclusion proof 3, level 0 (docs/formats.md#fallbackpostsectorproof
+     * offsets: 56 + 3 · 2,484 + 20) */
     memcpy(t, blob, blob_len);
     t[56 + 3 * 2484 + 20] ^= 1;
     CHECK(assemble(&part, 8, rand, 0, t, &e) == CUZK_E_VERIFY_FAILED &&

@@ -1,12 +1,12 @@
 /* FallbackPoSt on generated data (src/filecoin/seal): the sealed 2 KiB sector of
- * filecoin-vanilla.md §10.4 (StackedDrg2KiBV1_1, miner 1000, sector 1, ticket 32 x 01) and
- * its SnapDeals-updated replica, and the sparse 32 / 64 GiB fixtures (vanilla §11.3). The
- * per-sector vanilla proofs, written to bincode and read back, are assembled into a
- * partition; the circuit is satisfied in CS_CHECK and its inputs equal the public inputs
- * computed from public data; the §10.4 WindowPoSt V1_2 leaves are the public leaf inputs;
- * WinningPoSt is unrolled into 66 circuit sectors; the partition index k enters the
- * challenges for API 1.0 and not for API 1.2; sectors out of order are refused for API 1.0
- * (their challenges depend on the position) and accepted for API 1.2. */
+ * docs/vectors.md#worked-2-kib-example (StackedDrg2KiBV1_1, miner 1000, sector 1, ticket 32 x 01)
+ * and its SnapDeals-updated replica, and the sparse 32 / 64 GiB fixtures (docs/fixtures.md#post).
+ * The per-sector vanilla proofs, written to bincode and read back, are assembled into a partition;
+ * the circuit is satisfied in CS_CHECK and its inputs equal the public inputs computed from public
+ * data; the 2 KiB example's WindowPoSt V1_2 leaves are the public leaf inputs; WinningPoSt is
+ * unrolled into 66 circuit sectors; the partition index k enters the challenges for API 1.0 and not
+ * for API 1.2; sectors out of order are refused for API 1.0 (their challenges depend on the
+ * position) and accepted for API 1.2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,10 +101,10 @@ static void sealed_2k(void)
     rnd[31] &= 0x3f;
     const fc_post_proof *p;
     blobs b = {0};
-    /* WindowPoSt V1_2 (id 10), one sector padded to 2: the §10.4 leaves */
+    /* WindowPoSt V1_2 (id 10), one sector padded to 2: the 2 KiB example's leaves */
     fc_post_proof_get(10, &p, NULL);
     add_proof(&b, p, rnd, 0, 0, &v);
-    CHECK(b.len[0] == 5680, "2 KiB WindowPoSt vanilla proof: 5,680 bytes (vanilla §8.5)");
+    CHECK(b.len[0] == 5680, "2 KiB WindowPoSt vanilla proof: 5,680 bytes");
     fr_t *pub = prove_check(p, rnd, 0, &b, 0, 21866, "2 KiB WindowPoSt V1_2");
     if (pub) {
         static const uint64_t leaves[10] = {15, 30, 60, 40, 31, 45, 14, 18, 34, 2};
@@ -115,7 +115,7 @@ static void sealed_2k(void)
                 fr_from_u64(&want, leaves[n]);
                 ok &= fr_eq(&pub[11 * rep + 1 + n], &want);
             }
-        CHECK(ok, "public leaf inputs are the §10.4 leaves 15, 30, 60, 40, 31, 45, 14, 18, 34, 2 (twice)");
+        CHECK(ok, "public leaf inputs are the 2 KiB leaves 15, 30, 60, 40, 31, 45, 14, 18, 34, 2 (twice)");
         free(pub);
     }
     free_blobs(&b);
@@ -134,7 +134,7 @@ static void sealed_2k(void)
     /* WinningPoSt (id 0): 66 challenges unrolled into the 66 circuit sectors */
     fc_post_proof_get(0, &p, NULL);
     add_proof(&b, p, rnd, 0, 0, &v);
-    CHECK(b.len[0] == 36816, "2 KiB WinningPoSt vanilla proof: 36,816 bytes (vanilla §8.5)");
+    CHECK(b.len[0] == 36816, "2 KiB WinningPoSt vanilla proof: 36,816 bytes");
     free(prove_check(p, rnd, 0, &b, 0, 90750, "2 KiB WinningPoSt"));
     add_proof(&b, p, rnd, 0, 0, &v);
     CHECK(fc_post_partition_from_bytes(&part, p, rnd, 1000, 0, (const uint8_t *const *)b.blob, b.len, 2, &e) ==
@@ -212,7 +212,7 @@ static void sparse(unsigned window_id, unsigned winning_id, uint64_t winning_con
 int main(void)
 {
     sealed_2k();
-    /* §8.2: per sector 313 + 10 · (PoR 5,302 for 32 GiB, 5,616 for 64 GiB) */
+    /* docs/circuits.md#formulas: per sector 313 + 10 · (PoR 5,302 for 32 GiB, 5,616 for 64 GiB) */
     sparse(8, 3, 370590, 313 + 10 * 5302);
     sparse(14, 4, 391314, 313 + 10 * 5616);
     return check_summary("post_generated");

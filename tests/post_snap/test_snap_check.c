@@ -1,10 +1,10 @@
 /* EmptySectorUpdate on generated data (src/filecoin/seal): the worked 2 KiB example of
- * filecoin-vanilla.md §10.4 (a CC sector sealed here with StackedDrg2KiBV1_1, miner 1000,
- * sector 1, ticket 32 x 01, new data Fr32(2,032 x 01)) and the sparse 32 / 64 GiB fixtures
- * (vanilla §11.4). The PartitionProofs, written to bincode and read back, are assembled and
- * validated; the 2 KiB partition circuit is satisfied in CS_CHECK and its public inputs are
- * the §10.4 commitments; the EmptySectorUpdate-Poseidon circuit is satisfied on a Poseidon
- * tree D_new built here; tampered requests are refused with a located error. With the
+ * docs/vectors.md#worked-2-kib-example (a CC sector sealed here with StackedDrg2KiBV1_1, miner
+ * 1000, sector 1, ticket 32 x 01, new data Fr32(2,032 x 01)) and the sparse 32 / 64 GiB fixtures
+ * (docs/fixtures.md#snapdeals). The PartitionProofs, written to bincode and read back, are
+ * assembled and validated; the 2 KiB partition circuit is satisfied in CS_CHECK and its public
+ * inputs are the example's commitments; the EmptySectorUpdate-Poseidon circuit is satisfied on a
+ * Poseidon tree D_new built here; tampered requests are refused with a located error. With the
  * argument "long": partition 0 of the sparse 32 GiB fixture in CS_CHECK (81 M constraints). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,12 +179,12 @@ static void worked_2k(void)
     fc_snap_sector_view(&ns, &v);
     blobs b;
     make_blobs(&v, &b);
-    CHECK(b.n == 1 && b.len[0] == 15064, "one 15,064-byte PartitionProof (vanilla §9.6)");
+    CHECK(b.n == 1 && b.len[0] == 15064, "one 15,064-byte PartitionProof");
     fc_snap_request r;
     cuzk_status st = assemble(&r, &v, &b, NULL, &e);
     CHECK(st == CUZK_OK, "2 KiB request assembled: %s", st ? e.msg : "");
     if (st == CUZK_OK) {
-        /* public inputs: k_and_h_select = 0 | 1 << 0, then the §10.4 commitments */
+        /* public inputs: k_and_h_select = 0 | 1 << 0, then the example's commitments */
         fr_t pub[4], one;
         uint8_t x[3][32];
         fc_snap_request_public_inputs(&r, 0, pub, &e);
@@ -195,7 +195,7 @@ static void worked_2k(void)
                   eq_hex(x[0], "77424390b36f74acd595c40d0e341f4fbff18623feaf8ad72fe73d7490d0d65c") &&
                   eq_hex(x[1], "243ebe6979949215ad224bfd4ba3f1d5826a3460c045a06761e1a5020866a02e") &&
                   eq_hex(x[2], "fdc65092682f315495a8b600a28e6209d173c4cbdb945e4575525000aa1eaf71"),
-              "public inputs: 1, comm_r_old, comm_d_new, comm_r_new of §10.4");
+              "public inputs: 1, comm_r_old, comm_d_new, comm_r_new of the 2 KiB example");
         check_partition(&r, 0, 1705039);
         /* a wrong leaf_d_new in the witness: the tree R_new PoR of that challenge fails */
         fc_snap_challenge_witness *cw = (fc_snap_challenge_witness *)&r.witness[0].challenges[3];

@@ -3,11 +3,12 @@
  *
  * Two circuits on the real fixtures (shared/fixtures, made by the reference):
  *   - the 32 GiB WindowPoSt circuit of one sector (window-post-32GiB-sector1.vproof, 10
- *     challenges): 53,333 constraints and 12 inputs (filecoin-circuits §8.2: 1 + 311 + 1 +
+ *     challenges): 53,333 constraints and 12 inputs (docs/circuits.md#formulas: 1 + 311 + 1 +
  *     10 x 5,302);
  *   - the 8 MiB PoRep circuit of one challenge (porep-8MiB-c1.bincode, the first challenge
- *     as a one-challenge partition): 1,922,750 constraints and 22 inputs (§8.2: 571 shared
- *     constraints plus each challenge's own; §8.3: 3,844,929 for two challenges, so
+ *     as a one-challenge partition): 1,922,750 constraints and 22 inputs
+ *     (docs/circuits.md#formulas: 571 shared constraints plus each challenge's own;
+ *     docs/circuits.md#production-sizes: 3,844,929 for two challenges, so
  *     571 + (3,844,929 - 571) / 2) and 1 + 3 + 18 inputs.
  * For each: the constraint and input counts against those reference numbers; SHA-256 of the
  * recorded PCE (every row's columns and coefficient indices of A, B, C, the coefficient

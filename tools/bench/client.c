@@ -1,9 +1,9 @@
 /* cuzk-bench --addr ADDR <single|batch|status|preload|metrics>: measure a running daemon
- * through its real gRPC API (proto/cuzk/v1/proving.proto; reference §6.2), using the gRPC C
- * core client API and protobuf-c. Proofs are Filecoin proofs sent exactly as Curio sends them
- * (--type porep with a C1 file, snap / window-post / winning-post with vanilla proof files;
- * cuzk-reference.md §1.5, §6.2) or the built-in synthetic circuits (ProofKind CIRCUIT,
- * circuit "synthetic-<k>"). */
+ * through its real gRPC API (proto/cuzk/v1/proving.proto; docs/engine.md#cuzk-bench), using
+ * the gRPC C core client API and protobuf-c. Proofs are Filecoin proofs sent exactly as Curio
+ * sends them (--type porep with a C1 file, snap / window-post / winning-post with vanilla
+ * proof files; docs/engine.md#what-curio-sends) or the built-in synthetic circuits (ProofKind
+ * CIRCUIT, circuit "synthetic-<k>"). */
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>

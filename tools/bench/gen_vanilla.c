@@ -1,11 +1,11 @@
 /* cuzk-bench gen-vanilla: make Filecoin vanilla proofs by sealing a small sector here (2 KiB,
  * 8 MiB, 512 MiB) or, for 32 / 64 GiB (or with --synthetic-fixture), from the sparse
- * fixtures of filecoin-vanilla.md §11 (src/filecoin/seal). Every output is self-checked
+ * fixtures of docs/fixtures.md (src/filecoin/seal). Every output is self-checked
  * (fc_c1_validate; the daemon's PoSt partition assembly; fc_snap_partition_check) and round-tripped through its reader before it is written; one JSON summary
  * line goes to stdout, progress to stderr. Exit 0 on success, 1 when a self-check fails, 2 on
  * bad usage or any other failure. Defaults reproduce the worked example of
- * filecoin-vanilla.md §10.4 (miner 1000, sector 1, ticket 32 x 01, seed 32 x 02, randomness
- * 32 x 03 with byte 31 & 0x3f, SnapDeals data 0x01 bytes). */
+ * docs/vectors.md#worked-2-kib-example (miner 1000, sector 1, ticket 32 x 01, seed 32 x 02,
+ * randomness 32 x 03 with byte 31 & 0x3f, SnapDeals data 0x01 bytes). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* cuzk circuit-info <circuit> [--param key=value ...]: counts of a built-in circuit as one
- * JSON line (issue 5). Counting convention (filecoin-circuits.md §8.1, as the reference's
- * MetricCS / circuitinfo count): `inputs` includes ONE; `constraints` are the circuit's own
- * constraints, excluding the `input * 0 = 0` rows the prover appends per input; nnz_* count
- * the non-zero terms of A, B, C over those constraints. Every constraint the circuit
- * synthesises is counted, including the booleanity constraints of allocated input bits:
+ * JSON line (issue 5). Counting convention (docs/circuits.md#counting-convention, as the
+ * reference's MetricCS / circuitinfo count): `inputs` includes ONE; `constraints` are the
+ * circuit's own constraints, excluding the `input * 0 = 0` rows the prover appends per input;
+ * nnz_* count the non-zero terms of A, B, C over those constraints. Every constraint the
+ * circuit synthesises is counted, including the booleanity constraints of allocated input bits:
  * `sha256 bytes=64` allocates 512 message bits, so it reports 45,386 = 44,874 (bellperson's
  * test_full_hash figure, which subtracts the 512 bit constraints) + 512. Circuits and
  * parameters: src/gadgets/builtin.h. */

@@ -1,6 +1,7 @@
 /* cuzk params gen <circuit> --sector-size S --out DIR: TEST-ONLY Groth16 parameters for a
  * Filecoin circuit, written under the official v28 file names (registry.h fc_param_stem,
- * filecoin-circuits.md §1.6) so that every proving path can run without the official files.
+ * docs/formats.md#parameter-file-names-and-digests) so that every proving path can run without
+ * the official files.
  * The circuit is recorded (CS_RECORD), a setup with random toxic waste produces the
  * bellperson-form key (groth16_setup), and the .params / .vk are written atomically. Whoever
  * runs this knows the toxic waste and can forge proofs: never use such files for real

@@ -3,7 +3,8 @@
  * crypto-free kind / backend interfaces (engine/kind.h, engine/backend.h).
  *
  * A job parses and validates its vanilla data once (shared by all its partitions:
- * cuzk-reference.md §2.2), acquires its circuit's parameters (fc_srs.h), and then serves:
+ * docs/engine.md#inputs-per-proof-kind), acquires its circuit's parameters (fc_srs.h), and
+ * then serves:
  *   kind        estimate (a/b/c of the 2^log2_m domain + witness + prover copies),
  *               synthesize partition k (CS_PROVE sized from the parameters, so a/b/c are
  *               written where the prover reads them), release_abc, free_assignment;
@@ -13,7 +14,7 @@
  *               proofs), before the job may complete.
  * Assignments are builtin_assignment-compatible (the CPU backend's layout).
  *
- * Kinds and their inputs (cuzk-reference.md §1.3, §2.3):
+ * Kinds and their inputs (docs/engine.md#inputs-per-proof-kind):
  *   FC_JOB_POREP          vanilla_proof = C1 output (Curio envelope, JSON or bincode);
  *                         miner_id / sector_number, when set, must reproduce replica_id.
  *                         Partitions: the registered proof's (1 / 10; NI 13 / 126: the

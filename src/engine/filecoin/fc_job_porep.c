@@ -70,8 +70,9 @@ cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *
     if (st)
         return cuzk_fail(err, st, "vanilla_proof: %s", e.msg);
     const fc_seal_proof *p = d->c1.registered_proof;
-    /* Curio sends the seal proof type too (the reference ignores it, §1.5); proto3 cannot
-     * tell 0 from absent, so only a non-zero value that contradicts the C1 is refused */
+    /* Curio sends the seal proof type too (the reference ignores it,
+     * docs/engine.md#what-curio-sends); proto3 cannot tell 0 from absent, so only a non-zero
+     * value that contradicts the C1 is refused */
     if (req->registered_proof && req->registered_proof != p->id) {
         const fc_seal_proof *q = NULL;
         cuzk_error qe;
@@ -81,8 +82,9 @@ cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *
                          (unsigned long long)req->registered_proof, q ? q->name : "unknown", p->id, p->name);
     }
     /* The request's miner and sector, when given, must reproduce the C1's replica_id with its
-     * ticket and comm_d (reference §1.5: Curio verifies the proof with them). A value the
-     * request leaves out is taken from the C1 when the C1 carries it (C2Input wrapper). */
+     * ticket and comm_d (Curio verifies the proof with them, docs/engine.md#what-curio-sends).
+     * A value the request leaves out is taken from the C1 when the C1 carries it (C2Input
+     * wrapper). */
     bool have_prover = req->has_miner || d->c1.has_sector, have_sector = req->has_sector || d->c1.has_sector;
     if ((req->has_miner || req->has_sector) && have_prover && have_sector) {
         uint8_t prover_id[32], rid[32];

@@ -1,7 +1,7 @@
 /* PCE manager: the pre-compiled constraint evaluators (cs/pce.h) of the Filecoin circuits,
  * one per (circuit id, parameters), kept as files in the cache directory ([srs] cache_dir,
  * never the parameter directory) and mapped read-only while in use
- * (cuzk-reference.md §4.14, fixing §9.4 #28-#30: the PCE is used by partition synthesis,
+ * (docs/engine.md#pce, fixing the reference's unused PCE: here it is used by partition synthesis,
  * loaded from disk after a restart, fingerprinted, and charged to the budget).
  *
  * Life of an entry:

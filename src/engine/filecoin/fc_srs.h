@@ -3,14 +3,14 @@
  * (groth16/params_cache.h) with a reference count per circuit.
  *
  * Files: `<param_cache>/<stem>.params` and `<stem>.vk`, stem from registry.h fc_param_stem
- * (filecoin-circuits.md §1.6). param_cache is the configured directory ([srs] param_cache),
- * overridden by the environment variable FIL_PROOFS_PARAMETER_CACHE when it is set and not
- * empty, as rust-fil-proofs and the reference daemon read it (default
+ * (docs/formats.md#parameter-file-names-and-digests). param_cache is the configured directory
+ * ([srs] param_cache), overridden by the environment variable FIL_PROOFS_PARAMETER_CACHE when
+ * it is set and not empty, as rust-fil-proofs and the reference daemon read it (default
  * /var/tmp/filecoin-proof-parameters). The converted point caches live in cache_dir ([srs]
  * cache_dir), never in the parameter directory.
  *
  * Optional integrity check (verify_digests): before a point cache is (re)built, the
- * BLAKE2b-512 of the .params file must start with the manifest digest of §1.6 (and the .vk
+ * BLAKE2b-512 of the .params file must start with the manifest digest (parameters.json; and the .vk
  * likewise when it is read); test parameters made by `cuzk params gen` do not match it, so
  * the check is off by default.
  *

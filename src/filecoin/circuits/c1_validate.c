@@ -1,8 +1,9 @@
-/* Semantic validation of a C1 output (filecoin-circuits.md §7 end, §6.6-§6.8;
- * filecoin-vanilla.md §7.2-§7.3, §11.1); contract at fc_c1_validate in porep.h. Everything
- * the partition circuits will enforce is recomputed natively here, so a C1 that passes
- * synthesizes into satisfied circuits, and one that does not is refused with the JSON path
- * of the first inconsistent field. */
+/* Semantic validation of a C1 output (docs/formats.md#c1-output-json; storage-proofs-porep
+ * stacked/vanilla/params.rs Proof::verify,
+ * docs/fixtures.md#what-the-porep-circuit-ties-together); contract at fc_c1_validate in
+ * porep.h. Everything the partition circuits will enforce is recomputed natively here, so a C1
+ * that passes synthesizes into satisfied circuits, and one that does not is refused with the
+ * JSON path of the first inconsistent field. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,14 +63,14 @@ static cuzk_status canonical(cuzk_error *err, const uint8_t b[32], const char *f
     return cuzk_fail(err, CUZK_E_FIELD_NONCANONICAL, "%s: %s is not a canonical field element (>= r)", w, h);
 }
 
-/* The JSON variant name of a Merkle proof (filecoin-circuits.md §7 ProofData). */
+/* The JSON variant name of a Merkle proof (docs/formats.md#c1-output-json, ProofData). */
 static const char *kind_name(const fc_merkle_proof *p)
 {
     static const char *const kinds[] = {"Single", "Sub", "Top"};
     return kinds[p->kind <= FC_MP_TOP ? p->kind : 0];
 }
 
-/* JSON path of path element l of a Merkle proof (filecoin-circuits.md §7 MerkleProof). */
+/* JSON path of path element l of a Merkle proof (docs/formats.md#c1-output-json, MerkleProof). */
 static void level_name(char *out, size_t cap, const char *base, const fc_merkle_proof *p, unsigned l)
 {
     const char *kind = kind_name(p);
@@ -158,9 +159,10 @@ static cuzk_status check_labeling(vctx *v, const fc_labeling_proof *lp, const ch
     return CUZK_OK;
 }
 
-/* The 37 label-preimage parent slots of layer l from the parent columns (filecoin-vanilla.md
- * §3.2, §7.2): the base list is the DRG parents' rows at layer l, then (l >= 2) the expander
- * parents' rows at layer l - 1, repeated as the sealer does (fc_sdr_slots). */
+/* The 37 label-preimage parent slots of layer l from the parent columns (storage-proofs-porep
+ * Proof::from_parts, graph.rs copy_parents_data): the base list is the DRG parents' rows at
+ * layer l, then (l >= 2) the expander parents' rows at layer l - 1, repeated as the sealer
+ * does (fc_sdr_slots). */
 static void label_slots(const fc_porep_challenge_proof *pr, unsigned l, uint8_t (*slots)[32])
 {
     uint8_t e[FC_GRAPH_PARENTS][32] = {{0}};

@@ -1,4 +1,4 @@
-/* The StackedDrg partition circuit (filecoin-circuits.md §6.1-§6.4, §6.8); contracts in
+/* The StackedDrg partition circuit (storage-proofs-porep stacked/circuit/proof.rs); contracts in
  * porep.h. Allocation and constraint order follow StackedCircuit::synthesize and
  * Proof::synthesize of storage-proofs-porep stacked/circuit/proof.rs step by step; the
  * namespaces carry the reference's names so that a CS_CHECK failure reads like its path. */

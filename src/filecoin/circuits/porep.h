@@ -1,11 +1,11 @@
 /* The StackedDrg PoRep partition circuit, its public inputs and the semantic validation of
  * a C1 output (SealCommitPhase1Output) before any synthesis.
  *
- * Sources: filecoin-circuits.md §6.1-§6.5 and §6.8 (storage-proofs-porep
+ * Sources: storage-proofs-porep
  * stacked/circuit/{proof.rs, params.rs, create_label.rs, column.rs, column_proof.rs,
  * hash.rs}, storage-proofs-core gadgets/por.rs, StackedCompound::generate_public_inputs),
- * §6.6-§6.7 (challenges and graph parents), §7 (C1 consistency), §6.9 / §8.1 / §8.3
- * (counts); filecoin-vanilla.md §7 (what C1 holds and what consumes what).
+ * stacked/vanilla/{challenges,graph}.rs (challenges and graph parents),
+ * docs/formats.md#c1-output-json (C1 consistency), docs/circuits.md (counts).
  *
  * Circuit of partition k (allocation and constraint order exactly as the reference):
  *   replica_id (aux, inputized, to_bits_le -> reverse_bit_numbering, shared by every label),
@@ -72,7 +72,8 @@ cuzk_status fc_porep_c1_check_shape(const fc_porep_circuit_params *cp, const fc_
                                     cuzk_error *err);
 
 /* Synthesize partition `partition` of the circuit `cp` into `cs` (any mode). In the value
- * modes (CS_WITNESS, CS_CHECK, CS_PROVE) the witness comes from `c1` as §6.8 says:
+ * modes (CS_WITNESS, CS_CHECK, CS_PROVE) the witness comes from `c1` as
+ * StackedCompound::circuit takes it:
  * partition k uses c1->proofs[k * C .. k * C + C); comm_r_last and comm_c are the roots of
  * that partition's first comm_r_last_proof and c_x inclusion proof; the challenge is
  * labeling_proofs[0].node; the other labeling / encoding data and the tree C / tree R leaf
@@ -89,11 +90,11 @@ cuzk_status fc_porep_c1_check_shape(const fc_porep_circuit_params *cp, const fc_
 cuzk_status fc_porep_synthesize(cs_t *cs, const fc_porep_circuit_params *cp, const fc_c1_output *c1,
                                 uint32_t partition, cuzk_error *err);
 
-/* The public inputs of partition `partition` (§6.5), ONE excluded, derived only from the
- * C1's replica_id, comm_d, comm_r and seed, the registered proof's graph (graph.h) and its
- * challenge rule (challenges.h: interactive from seed, non-interactive from comm_r,
- * synthetic from both) — never from the vanilla proofs. out must hold cap >= 3 + 18 C
- * values (Montgomery Fr); *n receives the count.
+/* The public inputs of partition `partition` (StackedCompound::generate_public_inputs), ONE
+ * excluded, derived only from the C1's replica_id, comm_d, comm_r and seed, the registered
+ * proof's graph (graph.h) and its challenge rule (challenges.h: interactive from seed,
+ * non-interactive from comm_r, synthetic from both) — never from the vanilla proofs. out must
+ * hold cap >= 3 + 18 C values (Montgomery Fr); *n receives the count.
  * Errors: CUZK_E_INVALID_ARG (no registered proof, partition out of range, cap too small),
  * CUZK_E_FIELD_NONCANONICAL (replica_id / comm_d / comm_r >= r), challenge derivation
  * errors. */
@@ -106,8 +107,8 @@ cuzk_status fc_porep_public_inputs(const fc_c1_output *c1, uint32_t partition, f
 cuzk_status fc_porep_partition_nodes(const fc_c1_output *c1, uint32_t partition, uint64_t *out_challenges,
                                      uint32_t (*out_parents)[FC_POREP_PARENTS], cuzk_error *err);
 
-/* Semantic validation of a parsed C1 before any synthesis (filecoin-circuits.md §7 end,
- * filecoin-vanilla.md §7.3, cuzk-reference.md §2.2): a registered proof is set; every
+/* Semantic validation of a parsed C1 before any synthesis (docs/formats.md#c1-output-json,
+ * docs/engine.md#inputs-per-proof-kind): a registered proof is set; every
  * 32-byte field element is canonical; comm_d, comm_r and seed are not all zero; the proof
  * count is partitions x challenges of the registered proof; replica_id is the one
  * prover_id, sector_id, ticket, comm_d and porep_id give (when the C1 carries prover and

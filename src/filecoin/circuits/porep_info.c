@@ -1,11 +1,11 @@
 /* `cuzk circuit-info porep`: counts of the StackedDrg partition circuit in shape mode
- * (contract in filecoin/circuit_info.h; expected numbers in filecoin-circuits.md §6.9 and
- * the stacked test circuits of §8.1). Parameters: sector-size=2KiB|8MiB|512MiB|32GiB|64GiB
- * (the production circuit of that size), or a custom circuit nodes=N, tree=B-S-T
- * (Poseidon tree R/C; S, T = 0 when absent), layers=2|11 (default 2), challenges=C
- * (default 1) — e.g. nodes=8,tree=2-0-0 is rust-fil-proofs'
- * test_stacked_porep_circuit_poseidon_base_2 (1,206,212 constraints, 22 inputs). The
- * porep_id and API version of those tests change only values, not counts. */
+ * (contract in filecoin/circuit_info.h; expected numbers in docs/circuits.md: production
+ * sizes and the stacked_circuit.rs test circuits). Parameters:
+ * sector-size=2KiB|8MiB|512MiB|32GiB|64GiB (the production circuit of that size), or a custom
+ * circuit nodes=N, tree=B-S-T (Poseidon tree R/C; S, T = 0 when absent), layers=2|11 (default
+ * 2), challenges=C (default 1) — e.g. nodes=8,tree=2-0-0 is rust-fil-proofs'
+ * test_stacked_porep_circuit_poseidon_base_2 (1,206,212 constraints, 22 inputs). The porep_id
+ * and API version of those tests change only values, not counts. */
 #include <stdio.h>
 
 #include "filecoin/circuit_info.h"

@@ -1,11 +1,11 @@
-/* Public inputs of a StackedDrg partition (filecoin-circuits.md §6.5; StackedCompound::
- * generate_public_inputs) and the challenged nodes with their parents (§6.6, §6.7);
+/* Public inputs of a StackedDrg partition (storage-proofs-porep StackedCompound::
+ * generate_public_inputs) and the challenged nodes with their parents (challenges.rs, graph.rs);
  * contracts in porep.h. Nothing here reads the vanilla proofs. */
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/porep.h"
 #include "filecoin/graph.h"
 
-/* Registered proofs have at most 18 challenges per partition (circuits §1.2). */
+/* Registered proofs have at most 18 challenges per partition (filecoin-proofs parameters.rs). */
 #define MAX_REGISTERED_CHALLENGES 18u
 
 static cuzk_status registered(const fc_c1_output *c1, uint32_t partition, const fc_seal_proof **out, cuzk_error *err)

@@ -1,6 +1,6 @@
 /* FallbackPoSt partition circuit (storage-proofs-post src/fallback/circuit.rs
- * FallbackPoStCircuit::synthesize_default and Sector::synthesize; filecoin-circuits.md
- * §9.1); contract in post.h. */
+ * FallbackPoStCircuit::synthesize_default and Sector::synthesize; storage-proofs-post
+ * fallback/circuit.rs); contract in post.h. */
 #include "filecoin/circuits/post.h"
 #include "filecoin/merkle_proof.h"
 

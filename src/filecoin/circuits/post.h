@@ -3,15 +3,15 @@
  *
  * Sources: storage-proofs-post src/fallback/{circuit.rs, compound.rs, vanilla.rs},
  * filecoin-proofs src/api/{post_util.rs, winning_post.rs, window_post.rs}
- * (filecoin-circuits.md §9.1, §8.1, §8.3; filecoin-vanilla.md §8; cuzk-reference.md §1.3,
- * §2.3).
+ * (storage-proofs-post fallback/{circuit,compound,vanilla}.rs; counts docs/circuits.md;
+ * Curio's request docs/engine.md#inputs-per-proof-kind).
  *
  * Circuit: sector_count sector sub-circuits in order; per sector comm_r_last, comm_c,
  * comm_r allocated, comm_r inputized, Poseidon_2(comm_c, comm_r_last) with `comm_r · ONE =
  * h`, then per challenge a PoR (leaf allocated, index bits packed into one public input,
  * root = the comm_r_last variable, private). Public inputs per sector: comm_r, then the
  * challenge_count leaf indices. Counts: 32 GiB WindowPoSt 125,279,217 constraints / 25,840
- * inputs; WinningPoSt 370,590 / 133; the §8.1 test circuit (tree 8-0-0, 64 leaves,
+ * inputs; WinningPoSt 370,590 / 133; the fallback_circuit.rs test circuit (tree 8-0-0, 64 leaves,
  * 5 challenges, 3 sectors) 16,869 / 19.
  *
  * Circuits are written once against cs_t, so every cs mode works. Thread-safety: the
@@ -83,7 +83,7 @@ size_t fc_post_public_input_count(const fc_post_proof *p);
 cuzk_status fc_post_public_inputs(const fc_post_proof *p, const uint8_t randomness[32], uint32_t k,
                                   const fc_post_public_sector *sectors, uint32_t nsectors, fr_t *out, cuzk_error *err);
 
-/* ---- one partition assembled from Curio's request (cuzk-reference.md §1.3, §2.3) ---- */
+/* ---- one partition assembled from Curio's request (docs/engine.md#inputs-per-proof-kind) ---- */
 
 /* Everything needed to synthesize and to verify one partition. Owns all its memory. */
 typedef struct {
@@ -102,12 +102,12 @@ typedef struct {
 /* Assemble and validate partition k from the parsed per-sector vanilla proofs (one
  * FallbackPoStSectorProof per sector, fc_post_vanilla_read with p->shape).
  *
- * Partition rule (filecoin-vanilla.md §8.6): the supplied proofs are the sectors of
- * partition k, in proving order, 1 .. sector_count of them; for API 1.0 / 1.1 (ids 0-9) the
- * challenge of sector position j, challenge n is derived with sector_index = k ·
- * sector_count + j (exactly as the chain verifier sees partition k of a multi-partition
- * WindowPoSt); for API 1.2 (ids 10-14) k does not enter the challenges. Curio always sends
- * k = 0 with at most sector_count sectors, which the rule covers.
+ * Partition rule (filecoin-proofs post_util.rs single_partition_vanilla_proofs): the supplied
+ * proofs are the sectors of partition k, in proving order, 1 .. sector_count of them; for API
+ * 1.0 / 1.1 (ids 0-9) the challenge of sector position j, challenge n is derived with
+ * sector_index = k · sector_count + j (exactly as the chain verifier sees partition k of a
+ * multi-partition WindowPoSt); for API 1.2 (ids 10-14) k does not enter the challenges. Curio
+ * always sends k = 0 with at most sector_count sectors, which the rule covers.
  * WindowPoSt: each proof holds exactly one SectorProof of challenge_count (10) inclusion
  * proofs; circuit sector j is proof j, padded to sector_count by repeating the last one.
  * WinningPoSt: exactly one proof with one SectorProof of 66 inclusion proofs, unrolled into

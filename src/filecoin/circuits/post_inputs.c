@@ -1,6 +1,6 @@
 /* FallbackPoSt public inputs (storage-proofs-post src/fallback/compound.rs
  * generate_public_inputs; filecoin-proofs api/winning_post.rs verify_winning_post;
- * filecoin-circuits.md §9.1); contract in post.h. */
+ * storage-proofs-post fallback/utils.rs); contract in post.h. */
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/post.h"
 

@@ -1,7 +1,7 @@
 /* One FallbackPoSt partition from Curio's request: validation of the per-sector vanilla
  * proofs and their witness form (filecoin-proofs api/post_util.rs
  * single_partition_vanilla_proofs, storage-proofs-post fallback/vanilla.rs verify;
- * filecoin-vanilla.md §8.1, §8.5-§8.9); contract in post.h. */
+ * docs/formats.md#fallbackpostsectorproof); contract in post.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

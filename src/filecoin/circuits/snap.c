@@ -1,5 +1,5 @@
 /* EmptySectorUpdate partition circuit (storage-proofs-update src/circuit.rs
- * EmptySectorUpdateCircuit::synthesize; filecoin-circuits.md §9.2), step for step in the
+ * EmptySectorUpdateCircuit::synthesize), step for step in the
  * reference's allocation and constraint order; contract in snap.h. */
 #include <stdlib.h>
 

@@ -2,15 +2,15 @@
  * public inputs and the assembly of a partition from Curio's request.
  *
  *   EmptySectorUpdate          storage-proofs-update src/circuit.rs, gadgets.rs,
- *                              constants.rs (filecoin-circuits.md §9.2): tree D_new is the
+ *                              constants.rs: tree D_new is the
  *                              SHA-256 binary tree; P partitions, each proving Ch challenges
  *                              below its A apex leaves.
- *   EmptySectorUpdate-Poseidon src/poseidon/circuit.rs (circuits §9.2 last paragraph,
- *                              vanilla §9.9): one partition of Ch·P challenges, tree D_new a
+ *   EmptySectorUpdate-Poseidon src/poseidon/circuit.rs (and poseidon/vanilla.rs):
+ *                              one partition of Ch·P challenges, tree D_new a
  *                              Poseidon tree of tree-R shape, no apex tree.
  *
  * Public inputs (4, after ONE): k_and_h_select = k | h_select << pb (Poseidon variant:
- * h_select), comm_r_old, comm_d_new, comm_r_new. Counts: §8.1 / §8.3 (2 KiB 1,705,039,
+ * h_select), comm_r_old, comm_d_new, comm_r_new. Counts: docs/circuits.md (2 KiB 1,705,039,
  * 32 GiB 81,049,499; Poseidon 32 GiB 22,305,906).
  *
  * Circuits are written once against cs_t, so every cs mode works: CS_SHAPE / CS_RECORD take
@@ -30,7 +30,7 @@
 
 #define FC_SNAP_HS 6
 
-/* Parameters of one sector size (constants.rs, vanilla §9.1). For the Poseidon variant
+/* Parameters of one sector size (storage-proofs-update constants.rs). For the Poseidon variant
  * partitions = 1, partition_bits = 0, challenges = Ch·P, no apex leaves. */
 typedef struct {
     bool poseidon;
@@ -86,8 +86,8 @@ typedef struct {
 cuzk_status fc_snap_synthesize(cs_t *cs, const fc_snap_shape *s, const fc_snap_public *pub,
                                const fc_snap_witness *w, cuzk_error *err);
 
-/* ---- a SnapDeals request assembled from what Curio sends (cuzk-reference.md §1.3, §2.3;
- * filecoin-vanilla.md §9.7, §9.8) ---- */
+/* ---- a SnapDeals request assembled from what Curio sends (docs/engine.md#inputs-per-proof-kind;
+ * storage-proofs-update vanilla.rs verify) ---- */
 
 /* All partitions of one update proof, validated and in witness form. Owns all its memory. */
 typedef struct {

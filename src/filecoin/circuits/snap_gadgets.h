@@ -1,5 +1,5 @@
 /* Gadgets of the EmptySectorUpdate (SnapDeals) circuits, in storage-proofs-update's
- * allocation and constraint order (src/gadgets.rs; filecoin-circuits.md §9.2). They are
+ * allocation and constraint order (storage-proofs-update src/gadgets.rs). They are
  * specific to those circuits, hence here rather than in src/gadgets/.
  *
  * The randomness hashes (phi, rho, challenge digests) are the legacy Poseidon circuit of

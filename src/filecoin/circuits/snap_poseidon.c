@@ -1,5 +1,5 @@
 /* EmptySectorUpdate-Poseidon circuit body (storage-proofs-update src/poseidon/circuit.rs
- * EmptySectorUpdateCircuit::synthesize; filecoin-circuits.md §9.2 last paragraph), step for
+ * EmptySectorUpdateCircuit::synthesize), step for
  * step in the reference's order; entry point fc_snap_synthesize (snap.h). */
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* A SnapDeals request: validation of the PartitionProofs and their witness form
- * (storage-proofs-update vanilla.rs verify, circuit.rs PrivateInputs::new; filecoin-vanilla.md
- * §9.3-§9.9); contract in snap.h. */
+ * (storage-proofs-update vanilla.rs verify, circuit.rs PrivateInputs::new;
+ * docs/formats.md#snapdeals-partitionproof); contract in snap.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,8 @@ static size_t values_per_partition(const fc_snap_shape *s)
     return s->apex_leaves + s->partition_bits + (size_t)s->challenges * (2 * nsib + dsib);
 }
 
-/* Hash a binary SHA-256 tree-D proof from its leaf up `levels` levels (vanilla §2). */
+/* Hash a binary SHA-256 tree-D proof from its leaf up `levels` levels (filecoin-hashers
+ * sha256.rs). */
 static cuzk_status tree_d_node(const fc_merkle_proof *p, unsigned levels, uint8_t out[32], cuzk_error *err)
 {
     uint8_t pair[2][32];

@@ -1,5 +1,5 @@
 /* PoRep commit phase 1: the vanilla proofs of a sealed sector (SealCommitPhase1Output) for
- * its registered seal proof (filecoin-vanilla.md §7; storage-proofs-porep stacked/vanilla
+ * its registered seal proof (storage-proofs-porep stacked/vanilla
  * proof.rs prove_layers, params.rs Proof / ReplicaColumnProof, rust-filecoin-proofs-api
  * seal.rs).
  *

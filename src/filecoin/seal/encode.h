@@ -1,5 +1,5 @@
 /* Replica encoding of PoRep and SnapDeals, one 32-byte node at a time
- * (filecoin-vanilla.md §4; storage-proofs-porep encode.rs; §9.2, storage-proofs-update
+ * (storage-proofs-porep encode.rs; storage-proofs-update
  * vanilla.rs encode_into / decode_from).
  *
  *   PoRep:     replica = (data + key) mod r, key = the last-layer label of the node

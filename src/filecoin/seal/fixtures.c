@@ -1,4 +1,4 @@
-/* Sparse 32/64 GiB fixtures (vanilla §11); contracts in fixtures.h. */
+/* Sparse 32/64 GiB fixtures (docs/fixtures.md); contracts in fixtures.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +109,7 @@ static cuzk_status porep_column(const void *ctx, uint64_t node, uint8_t (*rows)[
     return CUZK_OK;
 }
 
-/* The labels of the challenges, layer by layer (vanilla §11.2 step 5). */
+/* The labels of the challenges, layer by layer (docs/fixtures.md#porep step 5). */
 static void compute_labels(fc_sparse_porep *s, const fc_graph *g, const uint8_t replica_id[32])
 {
     unsigned L = s->layers;
@@ -137,7 +137,7 @@ cuzk_status fc_sparse_porep_create(fc_sparse_porep **out, const fc_seal_proof *p
     if (p->feature != FC_POREP_INTERACTIVE)
         return cuzk_fail(err, CUZK_E_UNSUPPORTED,
                          "%s: synthetic fixtures exist only for interactive PoRep (synthetic and non-interactive "
-                         "challenges depend on comm_r, vanilla §11.4)", p->name);
+                         "challenges depend on comm_r)", p->name);
     fc_sparse_porep *s = calloc(1, sizeof *s);
     if (!s)
         return cuzk_fail(err, CUZK_E_NOMEM, "synthetic fixture");

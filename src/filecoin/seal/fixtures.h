@@ -1,20 +1,20 @@
-/* Synthetic fixtures of production shape without sealing (filecoin-vanilla.md §11): sparse
+/* Synthetic fixtures of production shape without sealing (docs/fixtures.md): sparse
  * trees (sparse.h) in which only the leaves a proof touches are set, so that a C1 output, a
  * PoSt vanilla proof or SnapDeals partition proofs of a 32 / 64 GiB sector are made in
  * seconds with little memory and satisfy every relation the circuits and the reference
  * vanilla verifiers check (selfcheck.h). They work for every sector size; outputs made from
  * them must be labelled as synthetic fixtures (they are not sectors anyone sealed).
  *
- *   PoRep (§11.2)  CC data (tree D = zero ladder, comm_d = Z_log2N); replica_id from the
+ *   PoRep          CC data (tree D = zero ladder, comm_d = Z_log2N); replica_id from the
  *                  inputs; the challenges of every partition (interactive proofs only: the
  *                  synthetic and non-interactive ones derive their challenges from comm_r,
- *                  §11.4); parents not challenged get columns from a PRF of (replica_id, node,
- *                  layer); challenged labels are computed layer by layer in increasing node
- *                  order from the parent columns; tree C leaves at those nodes = P_L(column),
- *                  tree R leaves at the challenges = label_L; every other leaf 0.
- *   PoSt (§11.3)   tree R leaves at the challenged leaves from a PRF of (sector_id, leaf), every
+ *                  docs/fixtures.md#porep); parents not challenged get columns from a PRF of
+ *                  (replica_id, node, layer); challenged labels are computed layer by layer in
+ *                  increasing node order from the parent columns; tree C leaves at those nodes
+ *                  = P_L(column), tree R leaves at the challenges = label_L; every other leaf 0.
+ *   PoSt           tree R leaves at the challenged leaves from a PRF of (sector_id, leaf), every
  *                  other 0; comm_c from a PRF of sector_id.
- *   SnapDeals (§11.4) old replica 0 everywhere (tree R_old = zero ladder), new data the
+ *   SnapDeals      old replica 0 everywhere (tree R_old = zero ladder), new data the
  *                  constant node w, new replica w * rho(v >> bits_shr) (constant on each of the
  *                  2^h blocks), comm_c from a PRF of sector_id.
  * PRF(x) = SHA-256("cuzk synthetic fixture" ‖ x) with byte 31 &= 0x3f (a canonical Fr).

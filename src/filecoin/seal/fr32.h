@@ -1,5 +1,5 @@
 /* Fr32 padding: user bytes into 32-byte nodes that are canonical field elements
- * (filecoin-vanilla.md §1.1; fr32/src/reader.rs Fr32Reader, padding.rs).
+ * (fr32/src/reader.rs Fr32Reader, padding.rs).
  *
  * The input is a little-endian bit stream (bit i = bit i mod 8 of byte i / 8); every output
  * node holds the next 254 input bits in its low 254 bits and two zero bits on top (byte 31

@@ -1,5 +1,5 @@
 /* PoSt vanilla proofs (FallbackPoStSectorProof) of one sector, WindowPoSt and WinningPoSt, every
- * API version (filecoin-vanilla.md §8.1-§8.2; storage-proofs-post fallback/vanilla.rs,
+ * API version (storage-proofs-post fallback/vanilla.rs,
  * filecoin-proofs api/post_util.rs generate_single_vanilla_proof).
  *
  * For challenge n = 0 .. p->vanilla_challenges - 1 (10 Window, 66 Winning) the challenged leaf

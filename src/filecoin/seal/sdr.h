@@ -1,5 +1,5 @@
 /* SDR labelling (stacked DRG): the labels of every node of every layer of a sector
- * (filecoin-vanilla.md §3.2-§3.4; storage-proofs-porep stacked/vanilla/create_label/
+ * (storage-proofs-porep stacked/vanilla/create_label/
  * {single,multi}.rs, graph.rs copy_parents_data, proof.rs TOTAL_PARENTS = 37).
  *
  * label(l, v) for layer l in 1..L and node v in 0..N-1 is SHA-256 of replica_id || u32_be(l)

@@ -1,5 +1,5 @@
 /* Sealing a whole small sector (2 KiB, 8 MiB, 512 MiB) bit-exactly as rust-fil-proofs does
- * (filecoin-vanilla.md §1-§6; storage-proofs-porep stacked/vanilla/proof.rs
+ * (storage-proofs-porep stacked/vanilla/proof.rs
  * transform_and_replicate_layers, filecoin-proofs api/seal.rs):
  *
  *   1. tree D over the Fr32-padded data (zero nodes for a CC sector) -> comm_d

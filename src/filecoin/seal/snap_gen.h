@@ -1,5 +1,5 @@
 /* SnapDeals (EmptySectorUpdate): encoding new data into a sealed CC sector and the vanilla
- * PartitionProof of every partition (filecoin-vanilla.md §9; storage-proofs-update vanilla.rs
+ * PartitionProof of every partition (storage-proofs-update vanilla.rs
  * encode_into / prove_inner / PartitionProof, challenges.rs; filecoin-proofs api/update.rs).
  *
  * Encoding: tree D_new over the Fr32-padded new data -> comm_d_new; phi = Pc(comm_d_new,
@@ -36,15 +36,15 @@ typedef struct {
 cuzk_status fc_snap_partition_generate(const fc_snap_view *v, uint32_t k, fc_snap_partition_proof *out,
                                        cuzk_error *err);
 
-/* Self-check of PartitionProof k against the public commitments (vanilla §9.7, §11.5; what
- * the reference vanilla verifier and the circuit enforce): counts of the update proof;
- * comm_r_old = P_2(comm_c, root of the first proof_r_old), comm_r_new likewise with
- * proof_r_new; per challenge re-derived from comm_r_new and k: the three paths have the tree
- * shapes, that node as index and valid paths to root_r_old / comm_d_new / root_r_new;
- * leaf_r_new = leaf_r_old + leaf_d_new * rho(c >> bits_shr) with phi from comm_d_new and
- * comm_r_old; the tree D path meets apex leaf (c >> ab_h) - k A and the apex tree built from
- * the A apex leaves. Errors: CUZK_E_VERIFY_FAILED naming partition, challenge and field;
- * CUZK_E_FIELD_NONCANONICAL; CUZK_E_NOMEM. */
+/* Self-check of PartitionProof k against the public commitments (vanilla.rs verify,
+ * docs/fixtures.md#self-checks; what the reference vanilla verifier and the circuit enforce):
+ * counts of the update proof; comm_r_old = P_2(comm_c, root of the first proof_r_old),
+ * comm_r_new likewise with proof_r_new; per challenge re-derived from comm_r_new and k: the
+ * three paths have the tree shapes, that node as index and valid paths to root_r_old /
+ * comm_d_new / root_r_new; leaf_r_new = leaf_r_old + leaf_d_new * rho(c >> bits_shr) with phi
+ * from comm_d_new and comm_r_old; the tree D path meets apex leaf (c >> ab_h) - k A and the
+ * apex tree built from the A apex leaves. Errors: CUZK_E_VERIFY_FAILED naming partition,
+ * challenge and field; CUZK_E_FIELD_NONCANONICAL; CUZK_E_NOMEM. */
 cuzk_status fc_snap_partition_check(const fc_update_proof *u, uint32_t k, const uint8_t comm_r_old[32],
                                     const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                                     const fc_snap_partition_proof *pp, cuzk_error *err);

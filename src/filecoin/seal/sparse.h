@@ -1,7 +1,8 @@
 /* Sparse trees: trees whose leaves follow a rule instead of being stored, for the 32/64 GiB
- * fixtures made without sealing (filecoin-vanilla.md §11). A leaf model says, for a range of
+ * fixtures made without sealing (docs/fixtures.md). A leaf model says, for a range of
  * leaves, whether they all hold one value; such a subtree is the default ladder of that
- * value at its height (Z_k / Y_k / W_k of vanilla §2.4, §10.8, §11.4) and is never expanded.
+ * value at its height (Z_k / Y_k / W_k of docs/vectors.md#zero-commitments,
+ * docs/vectors.md#poseidon-zero-ladders) and is never expanded.
  * Every other node is computed from its children on demand and remembered, so a tree with a
  * few thousand distinct leaves in 2^31 costs a few thousand hashes and little memory (48
  * bytes per remembered node, plus 32 bytes per level per distinct uniform value).

@@ -1,5 +1,5 @@
 /* Merkle trees of Filecoin sectors: shapes, node hashing, inclusion proofs from any node
- * source, and full trees stored row by row (filecoin-vanilla.md §2, §5, §6; storage-proofs-core
+ * source, and full trees stored row by row (storage-proofs-core
  * merkle/{builders,proof}.rs, merkletree merkle.rs).
  *
  * A tree is described as one mixed-arity tree with `nlevels` levels above the leaves: level l
@@ -51,13 +51,15 @@ cuzk_status fc_tree_hash(merkle_hasher h, const uint8_t (*children)[32], unsigne
 
 /* The node at row `to` of a subtree whose nodes at row `from` (<= to <= nlevels) all equal
  * `node`: hash arity copies level by level. With from = 0 these are the default ladders of
- * vanilla §2.4 and §10.8 (Z_k for tree D with leaf 0, Y_k for trees C/R with leaf 0; any other
- * leaf value gives its own ladder). Errors: those of fc_tree_hash. */
+ * docs/vectors.md#zero-commitments and
+ * docs/vectors.md#poseidon-zero-ladders (Z_k for tree D with leaf 0, Y_k for trees C/R with
+ * leaf 0; any other leaf value gives its own ladder). Errors: those of fc_tree_hash. */
 cuzk_status fc_tree_uniform_node(const fc_tree_shape *s, const uint8_t node[32], unsigned from, unsigned to,
                                  uint8_t out[32], cuzk_error *err);
 
-/* comm_r = P_2(comm_c, root of tree R_last) (vanilla §6.2; SnapDeals comm_r_old / comm_r_new
- * likewise, §9.2). Errors: CUZK_E_FIELD_NONCANONICAL (an input >= r). */
+/* comm_r = P_2(comm_c, root of tree R_last) (storage-proofs-porep vanilla/proof.rs; SnapDeals
+ * comm_r_old / comm_r_new likewise, storage-proofs-update vanilla.rs). Errors:
+ * CUZK_E_FIELD_NONCANONICAL (an input >= r). */
 cuzk_status fc_comm_r(const uint8_t comm_c[32], const uint8_t root_r[32], uint8_t out[32], cuzk_error *err);
 
 /* A read-only view of a tree: node(ctx, level, idx) writes node idx of row level (level 0 =
@@ -72,11 +74,11 @@ typedef struct {
 
 /* The root (node 0 of row nlevels). Errors: those of the view. */
 cuzk_status fc_tree_root(const fc_tree *t, uint8_t root[32], cuzk_error *err);
-/* Inclusion proof of leaf `leaf` in the form rust-fil-proofs stores (vanilla §6.4): arities
- * and kind from the shape, per level the running node's position and the arity - 1 siblings
- * left to right without it, root and leaf. *out is allocated with fc_merkle_proof_alloc (the
- * caller frees it); on error it is left freed. Errors: CUZK_E_INVALID_ARG (leaf >= leaves),
- * CUZK_E_NOMEM, those of the view. */
+/* Inclusion proof of leaf `leaf` in the form rust-fil-proofs stores
+ * (docs/formats.md#merkleproof): arities and kind from the shape, per level the running node's
+ * position and the arity - 1 siblings left to right without it, root and leaf. *out is
+ * allocated with fc_merkle_proof_alloc (the caller frees it); on error it is left freed.
+ * Errors: CUZK_E_INVALID_ARG (leaf >= leaves), CUZK_E_NOMEM, those of the view. */
 cuzk_status fc_tree_prove(const fc_tree *t, uint64_t leaf, fc_merkle_proof *out, cuzk_error *err);
 
 /* ---- full trees: every row stored ---- */

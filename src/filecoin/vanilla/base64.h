@@ -1,8 +1,8 @@
 /* Standard base64 (RFC 4648 §4: alphabet A-Z a-z 0-9 + /, '=' padding), the form Go's
  * encoding/json gives a []byte (encoding/base64 StdEncoding) and the reference daemon decodes
- * (cuzk-reference.md §2.1; filecoin-vanilla.md §9.8). The coding itself is OpenSSL's
- * EVP_EncodeBlock / EVP_DecodeBlock, applied in chunks; this layer adds the strict syntax
- * check (no whitespace, padding only at the end) and the exact decoded length.
+ * (docs/formats.md#curios-c2-envelope, docs/formats.md#snapdeals-blob-list). The coding itself
+ * is OpenSSL's EVP_EncodeBlock / EVP_DecodeBlock, applied in chunks; this layer adds the
+ * strict syntax check (no whitespace, padding only at the end) and the exact decoded length.
  * Thread-safety: functions touch only their arguments.
  */
 #ifndef CUZK_FILECOIN_VANILLA_BASE64_H

@@ -1,7 +1,7 @@
 /* bincode 1.x reading primitives and the MerkleProof codec shared by the C1, PoSt and
- * SnapDeals readers and writers (filecoin-vanilla.md §8.4 rules, §8.5 and §6.4 MerkleProof
- * grammar): little-endian fixed-width integers, Vec = u64 count then items, enum = u32
- * variant index then payload, [u8; 32] = 32 raw bytes.
+ * SnapDeals readers and writers (docs/formats.md#bincode-rules, docs/formats.md#merkleproof):
+ * little-endian fixed-width integers, Vec = u64 count then items, enum = u32 variant index
+ * then payload, [u8; 32] = 32 raw bytes.
  *
  * The reader never trusts a length prefix: fc_bin_count checks count x (encoded size of one
  * item) against the bytes left before the caller allocates anything. Every failure message
@@ -54,8 +54,8 @@ cuzk_status fc_bin_end(fc_bin_reader *r);
 /* ---- MerkleProof<H, Base, Sub, Top> ---- */
 
 /* Encoded size of a MerkleProof of shape s: u32 tag, 64 bytes root + leaf, per path a u64
- * count and per element 8 + 32 (arity - 1) + 8 bytes (vanilla §8.5: 2,484 for a 32 GiB
- * tree R, 1,516 for a 32 GiB tree D). */
+ * count and per element 8 + 32 (arity - 1) + 8 bytes (docs/formats.md#merkleproof: 2,484 for a
+ * 32 GiB tree R, 1,516 for a 32 GiB tree D). */
 uint64_t fc_merkle_bincode_size(const merkle_shape *s);
 
 /* Read one MerkleProof that must have shape s (tag Single / Sub / Top as the shape implies,

@@ -1,5 +1,5 @@
 /* JSON arrays of standard-base64 strings (Go json.Marshal of [][]byte; Curio's
- * snap-vproof.json, filecoin-vanilla.md §9.8); contracts in vanilla.h. */
+ * snap-vproof.json, docs/formats.md#snapdeals-blob-list); contracts in vanilla.h. */
 #include <stdlib.h>
 #include <string.h>
 

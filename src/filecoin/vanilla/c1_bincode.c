@@ -1,6 +1,5 @@
-/* SealCommitPhase1Output bincode, bare and in the C2Input::V0 wrapper (shared/fixtures/
- * README.md layout; field order of filecoin-circuits.md §7; bincode rules of
- * filecoin-vanilla.md §8.4); contracts in vanilla/c1_codec.h. */
+/* SealCommitPhase1Output bincode, bare and in the C2Input::V0 wrapper
+ * (docs/formats.md#c1-output-in-bincode); contracts in vanilla/c1_codec.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* SealCommitPhase1Output serde JSON (filecoin-circuits.md §7, filecoin-vanilla.md §7.4):
+/* SealCommitPhase1Output serde JSON (docs/formats.md#c1-output-json):
  * streaming reader over fc_json with the structure checks of the registered proof, and a
  * writer producing serde_json's compact output; contracts in vanilla/c1_codec.h. */
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* Curio's C2 envelope {"SectorNum","Phase1Out","SectorSize"} (cuzk-reference.md §2.1): Go
- * json.Marshal of the struct, Phase1Out the standard base64 of the C1 JSON; contracts in
- * vanilla/c1_codec.h. */
+/* Curio's C2 envelope {"SectorNum","Phase1Out","SectorSize"}
+ * (docs/formats.md#curios-c2-envelope): Go json.Marshal of the struct, Phase1Out the standard
+ * base64 of the C1 JSON; contracts in vanilla/c1_codec.h. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -60,7 +60,7 @@ char *fc_fp_format(const fc_fieldpath *fp, const char *root, char *out, size_t c
 
 /* Whether 32 bytes read little-endian are a canonical Fr (< r), the check every reader
  * applies to Poseidon domain values, SHA-256 (254-bit) digests, commitments and replica_id
- * (filecoin-circuits.md §7 "every 32-byte value is a canonical field element"). */
+ * (docs/formats.md#c1-output-json: "every 32-byte value is a canonical field element"). */
 bool fc_bytes32_canonical(const uint8_t b[32]);
 
 #endif

@@ -1,4 +1,4 @@
-/* MerkleProof bincode (storage-proofs-core merkle/proof.rs, filecoin-vanilla.md §6.4, §8.5);
+/* MerkleProof bincode (storage-proofs-core merkle/proof.rs, docs/formats.md#merkleproof);
  * contracts in bincode.h. */
 #include <inttypes.h>
 #include <string.h>

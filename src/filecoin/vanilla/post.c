@@ -1,4 +1,5 @@
-/* FallbackPoStSectorProof bincode (filecoin-vanilla.md §8.3-§8.5); contracts in vanilla.h. */
+/* FallbackPoStSectorProof bincode (docs/formats.md#fallbackpostsectorproof); contracts in
+ * vanilla.h. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* SnapDeals PartitionProof bincode (storage-proofs-update vanilla.rs and poseidon/vanilla.rs;
- * filecoin-vanilla.md §9.5, §9.6, §9.9); contracts in vanilla.h. */
+ * docs/formats.md#snapdeals-partitionproof); contracts in vanilla.h. */
 #include <stdlib.h>
 #include <string.h>
 
