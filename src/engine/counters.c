@@ -15,6 +15,9 @@ const char *cuzk_counter_name(cuzk_counter_id id)
         [CUZK_CTR_PROVING_BYTES] = "proving_bytes",
         [CUZK_CTR_PENDING_FINISH_BYTES] = "pending_finish_bytes",
         [CUZK_CTR_MEMORY_USED_BYTES] = "memory_used_bytes",
+        [CUZK_CTR_POOL_TOTAL_BYTES] = "pool_total_bytes",
+        [CUZK_CTR_POOL_IN_USE_BYTES] = "pool_in_use_bytes",
+        [CUZK_CTR_POOL_FREE_BYTES] = "pool_free_bytes",
     };
     if ((unsigned)id >= CUZK_COUNTER_COUNT)
         return "unknown";

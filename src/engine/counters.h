@@ -28,6 +28,9 @@ typedef enum {
     CUZK_CTR_PROVING_BYTES,
     CUZK_CTR_PENDING_FINISH_BYTES,
     CUZK_CTR_MEMORY_USED_BYTES,   /* memory budget in use (all reservations) */
+    CUZK_CTR_POOL_TOTAL_BYTES,    /* a/b/c pool (abc_pool.h): bytes mapped */
+    CUZK_CTR_POOL_IN_USE_BYTES,   /* held by partitions */
+    CUZK_CTR_POOL_FREE_BYTES,     /* free, charged to the budget by the pool */
     CUZK_COUNTER_COUNT
 } cuzk_counter_id;
 

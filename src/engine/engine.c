@@ -27,6 +27,12 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg)
     cfg->finalizer_threads = 2;
     cfg->memory_budget_auto = true;
     cfg->safety_margin_bytes = 5ull << 30;
+    cuzk_abc_pool_config_default(&cfg->abc_pool_cfg);
+}
+
+cuzk_abc_pool *cuzk_engine_abc_pool(cuzk_engine *e)
+{
+    return e->abc_pool;
 }
 
 /* A thread/queue setting must lie in [lo, hi]. */
@@ -98,6 +104,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     cuzk_job_table_free(&e->table);
     cuzk_chan_destroy(&e->finish_chan);
     cuzk_chan_destroy(&e->prove_chan);
+    cuzk_abc_pool_destroy(e->abc_pool);
     cuzk_budget_destroy(&e->budget);
     cuzk_sem_destroy(&e->permits);
     pthread_cond_destroy(&e->settle_cv);
@@ -112,7 +119,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
 
 /* Initialise everything except the threads. On error the caller frees `e` with
  * destroy_partial(e, stage). */
-enum { ST_NONE, ST_MU, ST_SEM, ST_BUDGET, ST_PROVE_CHAN, ST_ALL };
+enum { ST_NONE, ST_MU, ST_SEM, ST_BUDGET, ST_POOL, ST_PROVE_CHAN, ST_ALL };
 
 static void destroy_partial(cuzk_engine *e, int stage)
 {
@@ -120,6 +127,8 @@ static void destroy_partial(cuzk_engine *e, int stage)
         cuzk_chan_destroy(&e->finish_chan);
     if (stage >= ST_PROVE_CHAN)
         cuzk_chan_destroy(&e->prove_chan);
+    if (stage >= ST_POOL)
+        cuzk_abc_pool_destroy(e->abc_pool);
     if (stage >= ST_BUDGET)
         cuzk_budget_destroy(&e->budget);
     if (stage >= ST_SEM)
@@ -150,6 +159,13 @@ static cuzk_status init_state(cuzk_engine *e, uint64_t budget_total, int *stage,
     if (st != CUZK_OK)
         return st;
     *stage = ST_BUDGET;
+    if (e->cfg.abc_pool) {
+        st = cuzk_abc_pool_create(&e->cfg.abc_pool_cfg, &e->budget, &e->counters[CUZK_CTR_POOL_TOTAL_BYTES],
+                                  &e->abc_pool, err);
+        if (st != CUZK_OK)
+            return st;
+    }
+    *stage = ST_POOL;
     st = cuzk_chan_init(&e->prove_chan, e->channel_capacity, &e->counters[CUZK_CTR_QUEUED],
                         &e->counters[CUZK_CTR_QUEUED_BYTES], err);
     if (st != CUZK_OK)

@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "engine/abc_pool.h"
 #include "engine/backend.h"
 #include "engine/budget.h"
 #include "engine/counters.h"
@@ -137,16 +138,24 @@ typedef struct {
     uint64_t memory_budget_bytes;    /* used when !memory_budget_auto (no margin subtracted) */
     uint64_t safety_margin_bytes;    /* auto mode only */
     const char *meminfo_path;        /* NULL = /proc/meminfo (tests point it at a fixture) */
+    bool abc_pool;                   /* partition a/b/c from a reused buffer pool (abc_pool.h) */
+    cuzk_abc_pool_config abc_pool_cfg; /* used when abc_pool */
     const cuzk_prover_backend *backend; /* required, borrowed for the engine's lifetime */
     cuzk_engine_event_fn on_event;   /* optional */
     void *event_ctx;
 } cuzk_engine_config;
 
 /* Defaults: partition_workers 2, synthesis_lookahead 1, gpu_workers_per_device 1,
- * finalizer_threads 2, memory auto with a 5 GiB safety margin, no backend, no hook. */
+ * finalizer_threads 2, memory auto with a 5 GiB safety margin, no a/b/c pool (its config
+ * at cuzk_abc_pool_config_default), no backend, no hook. */
 void cuzk_engine_config_default(cuzk_engine_config *cfg);
 
 typedef struct cuzk_engine cuzk_engine;
+
+/* The engine's a/b/c pool (NULL when config abc_pool is off): kinds take their partition
+ * buffers from it (builtin_assignment) and a backend may set its pinning hooks on it. Valid
+ * until cuzk_engine_destroy. */
+cuzk_abc_pool *cuzk_engine_abc_pool(cuzk_engine *e);
 
 /* Create the engine and start its threads. Errors: CUZK_E_INVALID_ARG naming the config
  * field and value (a setting outside the ranges above, no backend, a backend with 0 devices

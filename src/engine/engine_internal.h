@@ -38,6 +38,7 @@ struct cuzk_engine {
     cuzk_gauge counters[CUZK_COUNTER_COUNT];
     cuzk_sem permits;
     cuzk_budget budget;
+    cuzk_abc_pool *abc_pool; /* NULL unless cfg.abc_pool */
     cuzk_chan prove_chan;  /* synthesis -> prover workers, bounded */
     cuzk_chan finish_chan; /* prover workers -> finalizers, unbounded */
 
@@ -69,7 +70,8 @@ static inline void cuzk_engine_count(cuzk_engine *e, cuzk_counter_id id, int64_t
 /* Abort predicate for blocking calls made on behalf of a task (reads job->aborted). */
 bool cuzk_task_aborted(void *task);
 
-/* Return `bytes` of the task's reservation (MEM_RELEASED is emitted first). */
+/* Return `bytes` of the task's reservation (MEM_RELEASED is emitted first); with the a/b/c
+ * pool, bytes of buffers just returned to it become its charge (cuzk_abc_pool_adopt). */
 void cuzk_task_release_memory(cuzk_task *t, uint64_t bytes);
 /* Drop a task whose job was aborted (or that failed): free its assignment, release its whole
  * reservation, emit PARTITION_DISCARDED and retire it. t->pending must be NULL. */

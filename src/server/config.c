@@ -37,6 +37,8 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->srs_pce = true;
     cfg->memory_auto = true;
     cfg->safety_margin = 5ull << 30;
+    cfg->abc_pool = true;
+    cfg->abc_pool_idle_ms = 60000;
     cfg->gpu_workers_per_device = 2;
     cfg->gpu_memory_percent = 50;
     cfg->gpu_staging_bytes = 32ull << 20;
@@ -174,6 +176,8 @@ static const key_spec KEYS[] = {
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
     {"memory", "total_budget", K_BUDGET, 0, 0, 0, NULL},
     {"memory", "safety_margin", K_SIZE, OFF(safety_margin), 0, 0, NULL},
+    {"memory", "abc_pool", K_BOOL, OFF(abc_pool), 0, 0, NULL},
+    {"memory", "abc_pool_idle", K_DURATION, OFF(abc_pool_idle_ms), 0, 0, NULL},
     {"memory", "eviction_min_idle", K_NO_EFFECT, 0, 0, 0, "has no effect: idle parameters leave memory at once when the budget needs their bytes (and on EvictSRS)"},
     {"memory", "pinned_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},
     {"memory", "working_memory_budget", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: use memory.total_budget"},

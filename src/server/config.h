@@ -76,6 +76,9 @@ typedef struct {
     bool memory_auto;             /* total_budget = "auto" (default) */
     uint64_t total_budget;        /* bytes, when !memory_auto */
     uint64_t safety_margin;       /* default 5 GiB */
+    bool abc_pool;                /* partition a/b/c from the engine's reused buffer pool (default true) */
+    uint64_t abc_pool_idle_ms;    /* abc_pool_idle: free pool buffers unused this long are unmapped
+                                     (default 60 s; 0 = only when the budget needs the room) */
     /* [gpus] */
     uint32_t gpu_threads;         /* CPU prover threads (the CPU backend; the GPU backend's B_G2
                                      MSM, scalar preparation and fallback); 0 = all CPUs */

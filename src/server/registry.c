@@ -34,6 +34,7 @@ struct cuzk_registry {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned setup_threads;
+    cuzk_abc_pool *abc_pool; /* for the circuits' kinds; NULL: malloc */
     cuzk_circuit **entries;
     size_t n, cap;
 };
@@ -94,6 +95,11 @@ cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_t
     }
     *out = r;
     return CUZK_OK;
+}
+
+void cuzk_registry_use_abc_pool(cuzk_registry *r, cuzk_abc_pool *pool)
+{
+    r->abc_pool = pool;
 }
 
 static void unload(cuzk_circuit *c)
@@ -199,6 +205,7 @@ static cuzk_status load(cuzk_registry *r, cuzk_circuit *c, cuzk_error *err)
     if (c->synthetic) {
         if ((st = builtin_synthetic_create(c->k, r->setup_threads, &c->syn, err)))
             return st;
+        builtin_synthetic_use_pool(c->syn, r->abc_pool);
         c->size_bytes = params_bytes(builtin_synthetic_params(c->syn));
         return CUZK_OK;
     }
@@ -209,6 +216,7 @@ static cuzk_status load(cuzk_registry *r, cuzk_circuit *c, cuzk_error *err)
         unload(c);
         return st;
     }
+    builtin_r1cs_use_pool(c->rc, r->abc_pool);
     const r1cs_t *q = &c->r1cs;
     c->size_bytes = params_bytes(builtin_r1cs_params(c->rc)) +
                     (q->a.row_ptr[q->a.rows] + q->b.row_ptr[q->b.rows] + q->c.row_ptr[q->c.rows]) *

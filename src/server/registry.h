@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "engine/abc_pool.h"
 #include "engine/backend.h"
 #include "engine/kind.h"
 #include "server/config.h"
@@ -35,6 +36,9 @@ typedef struct cuzk_circuit cuzk_circuit;
  * copied). `setup_threads` >= 1 is used for synthetic setups. Errors: CUZK_E_NOMEM. */
 cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_threads, cuzk_registry **out,
                                  cuzk_error *err);
+/* Circuits loaded from now on take their partitions' a/b/c from `pool` (the engine's,
+ * borrowed; NULL: malloc). Call before the first acquire. */
+void cuzk_registry_use_abc_pool(cuzk_registry *r, cuzk_abc_pool *pool);
 /* Free everything. All acquired circuits must have been released. NULL is a no-op. */
 void cuzk_registry_destroy(cuzk_registry *r);
 

@@ -342,6 +342,8 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     ec.memory_budget_auto = cfg->memory_auto;
     ec.memory_budget_bytes = cfg->total_budget;
     ec.safety_margin_bytes = cfg->safety_margin;
+    ec.abc_pool = cfg->abc_pool;
+    ec.abc_pool_cfg.idle_ms = cfg->abc_pool_idle_ms;
     ec.backend = backend_table(s->backend);
     ec.on_event = on_event;
     ec.event_ctx = s;
@@ -349,6 +351,7 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return st;
     }
+    cuzk_registry_use_abc_pool(s->registry, cuzk_engine_abc_pool(s->engine));
     /* the parameters are charged to the engine's budget (idle ones give way to partitions
      * and to other circuits' parameters) */
     fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,

@@ -287,6 +287,9 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
     p->permits_held = (uint64_t)c[CUZK_CTR_PERMITS_HELD].current;
     p->memory_used_bytes = sn.es.memory_used_bytes;
     p->memory_limit_bytes = sn.es.memory_budget_bytes;
+    p->pool_total_bytes = (uint64_t)c[CUZK_CTR_POOL_TOTAL_BYTES].current;
+    p->pool_in_use_bytes = (uint64_t)c[CUZK_CTR_POOL_IN_USE_BYTES].current;
+    p->pool_free_bytes = (uint64_t)c[CUZK_CTR_POOL_FREE_BYTES].current;
     snapshot_free(&sn);
     return r;
 }

@@ -26,7 +26,7 @@ typedef struct {
     uint64_t budget; /* 0 = auto */
     const char *r1cs, *zkey, *wtns;
     const char *sweep;
-    int json, quiet;
+    int json, quiet, abc_pool;
     backend_config backend; /* --backend, --device */
     uint32_t device;
 } batch_opts;
@@ -155,6 +155,15 @@ static void progress(const batch_opts *o, unsigned done, unsigned total)
         fputc('\n', stderr);
 }
 
+/* Point the circuit's kind at `pool` (NULL: malloc). */
+static void use_pool(circuit_t *c, cuzk_abc_pool *pool)
+{
+    if (c->syn)
+        builtin_synthetic_use_pool(c->syn, pool);
+    if (c->r1)
+        builtin_r1cs_use_pool(c->r1, pool);
+}
+
 /* One engine run; returns a JSON object (NULL on failure). */
 static json_t *run_engine(const batch_opts *o, circuit_t *c)
 {
@@ -168,6 +177,8 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     cfg.gpu_workers_per_device = o->gw;
     cfg.finalizer_threads = o->finalizers;
     cfg.backend = backend_table(bk);
+    cfg.abc_pool = o->abc_pool;
+    cfg.abc_pool_cfg.idle_ms = 0;
     if (o->budget) {
         cfg.memory_budget_auto = false;
         cfg.memory_budget_bytes = o->budget;
@@ -179,6 +190,7 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
         backend_close(bk);
         return NULL;
     }
+    use_pool(c, cuzk_engine_abc_pool(e));
     double *lat = calloc(o->count, sizeof *lat);
     unsigned submitted = 0, done = 0, verified = 0, failed = 0;
     double t0 = bench_now();
@@ -213,12 +225,21 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     }
     double elapsed = bench_now() - t0;
     cuzk_engine_wait_idle(e, 60000, &err);
+    /* the pool's figures at the end, then its free buffers given back, after which every
+     * counter must be zero */
+    cuzk_abc_pool_stats ps = {0};
+    if (cuzk_engine_abc_pool(e)) {
+        cuzk_abc_pool_stats_get(cuzk_engine_abc_pool(e), &ps);
+        cuzk_abc_pool_reclaim(cuzk_engine_abc_pool(e), UINT64_MAX);
+    }
     cuzk_counter_value ctr[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, ctr);
     cuzk_engine_destroy(e);
     char desc[1024];
     snprintf(desc, sizeof desc, "%s", backend_describe(bk));
     backend_close(bk);
+    cfg.abc_pool = o->abc_pool;
+    cfg.abc_pool_cfg.idle_ms = 0;
     if (bad || done < o->count) {
         free(lat);
         return NULL;
@@ -239,6 +260,8 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
     json_object_set_new(j, "backend", json_string(desc));
+    cfg.abc_pool = o->abc_pool;
+    cfg.abc_pool_cfg.idle_ms = 0;
     free(lat);
     return j;
 }
@@ -369,8 +392,11 @@ static const char USAGE[] =
     "                        [--threads T] [--finalizers F] [--budget BYTES] [--sweep-pw 1,2,4,8]\n"
     "                        [--r1cs F --zkey F --wtns F] [--backend auto|cpu|cuda|opencl] [--device N]\n"
     "                        [--json] [--quiet]\n"
+    cfg.abc_pool = o->abc_pool;
+    cfg.abc_pool_cfg.idle_ms = 0;
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
-    "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n";
+    "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n"
+    "  --abc-pool: partitions' a/b/c from the engine's reused buffer pool\n";
 
 /* A byte count: digits with an optional KiB/MiB/GiB/TiB suffix, >= 1. */
 static uint64_t size_arg(const char *v, const char *name, int *bad)
@@ -426,6 +452,8 @@ int bench_batch(int argc, char **argv)
     batch_opts o = {"synthetic", 12, 2, 4, 2, 2, 1, 1, ncpu > 0 ? (unsigned)ncpu : 1, 2, 0, NULL, NULL, NULL, NULL,
                     0, 0, {0}, 0};
     backend_config_default(&o.backend);
+    cfg.abc_pool = o->abc_pool;
+    cfg.abc_pool_cfg.idle_ms = 0;
     int bad = 0;
     for (int i = 1; i < argc && !bad; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -443,6 +471,8 @@ int bench_batch(int argc, char **argv)
             o.json = 1;
         else if (!strcmp(a, "--quiet"))
             o.quiet = 1;
+        else if (!strcmp(a, "--abc-pool"))
+            o.abc_pool = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(USAGE, stdout);
             return 0;

@@ -3,14 +3,24 @@
 
 #include <stdlib.h>
 
-builtin_assignment *builtin_assignment_new(size_t m, size_t nvars)
+builtin_assignment *builtin_assignment_new(size_t m, size_t nvars, cuzk_abc_pool *pool)
 {
     builtin_assignment *as = calloc(1, sizeof *as);
     if (!as)
         return NULL;
-    as->g.a = malloc(m * sizeof(fr_t));
-    as->g.b = malloc(m * sizeof(fr_t));
-    as->g.c = malloc(m * sizeof(fr_t));
+    if (pool) {
+        cuzk_error ignored;
+        if (cuzk_abc_pool_get(pool, 3 * m * sizeof(fr_t), &as->abc_mem, &ignored) == CUZK_OK) {
+            as->pool = pool;
+            as->g.a = as->abc_mem;
+            as->g.b = as->g.a + m;
+            as->g.c = as->g.b + m;
+        }
+    } else {
+        as->g.a = malloc(m * sizeof(fr_t));
+        as->g.b = malloc(m * sizeof(fr_t));
+        as->g.c = malloc(m * sizeof(fr_t));
+    }
     as->w = malloc(nvars * sizeof(fr_t));
     as->g.w = as->w;
     if (!as->g.a || !as->g.b || !as->g.c || !as->w) {
@@ -24,7 +34,13 @@ void builtin_release_abc(void *ctx, void *assignment)
 {
     (void)ctx;
     builtin_assignment *as = assignment;
-    groth16_assignment_free_abc(&as->g);
+    if (as->pool) {
+        cuzk_abc_pool_put(as->pool, as->abc_mem);
+        as->pool = NULL, as->abc_mem = NULL;
+        as->g.a = as->g.b = as->g.c = NULL;
+    } else {
+        groth16_assignment_free_abc(&as->g);
+    }
 }
 
 void builtin_assignment_free(void *ctx, void *assignment)

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "cs/r1cs.h"
+#include "engine/abc_pool.h"
 #include "engine/backend.h"
 #include "engine/kind.h"
 #include "groth16/groth16.h"
@@ -36,10 +37,14 @@ typedef struct {
     /* or a compact witness (g.w and w NULL; owned by whoever made the assignment): the
      * backend then proves with groth16_prove_start_compact */
     groth16_compact_witness_t compact;
+    /* where a/b/c live: one region of 3 vectors from this pool (abc_pool.h), or NULL when
+     * a, b, c are separate malloc blocks */
+    cuzk_abc_pool *pool;
+    void *abc_mem;
 } builtin_assignment;
 
-/* kind.release_abc of builtin_assignment (also of layouts that begin with one): frees
- * g.a, g.b, g.c and sets them to NULL. Idempotent. */
+/* kind.release_abc of builtin_assignment (also of layouts that begin with one): returns
+ * a/b/c to their pool (or frees them) and sets g.a, g.b, g.c to NULL. Idempotent. */
 void builtin_release_abc(void *ctx, void *assignment);
 
 /* ---- synthetic kind ---- */
@@ -59,6 +64,10 @@ const groth16_params_t *builtin_synthetic_params(const builtin_synthetic *s);
 const cuzk_verify_hook *builtin_synthetic_verify_hook(builtin_synthetic *s);
 /* Bytes of one partition's working set (a/b/c + witness + prover copies). */
 uint64_t builtin_synthetic_partition_bytes(const builtin_synthetic *s);
+/* Take partitions' a/b/c from `pool` (the engine's, cuzk_engine_abc_pool, of the engine
+ * its jobs run on; borrowed, must outlive the jobs) or, with NULL, from malloc. Set it
+ * before submitting jobs. */
+void builtin_synthetic_use_pool(builtin_synthetic *s, cuzk_abc_pool *pool);
 
 /* Job input of a synthetic job (the kind_input): partition p uses seed + p. */
 typedef struct {
@@ -78,6 +87,8 @@ const cuzk_circuit_kind *builtin_r1cs_kind(builtin_r1cs *c);
 /* Parameters (snarkjs form, borrowing the zkey's arrays) to pass as the job's params. */
 const groth16_params_t *builtin_r1cs_params(const builtin_r1cs *c);
 const cuzk_verify_hook *builtin_r1cs_verify_hook(builtin_r1cs *c);
+/* As builtin_synthetic_use_pool. */
+void builtin_r1cs_use_pool(builtin_r1cs *c, cuzk_abc_pool *pool);
 
 /* Job input of an r1cs job: one witness per partition (Montgomery fr_t, n_wires each,
  * borrowed until the job is collected). */

@@ -12,7 +12,10 @@ struct builtin_r1cs {
     groth16_pvk_t pvk;
     cuzk_circuit_kind kind;
     cuzk_verify_hook hook;
+    cuzk_abc_pool *pool; /* NULL: malloc */
 };
+
+void builtin_r1cs_use_pool(builtin_r1cs *c, cuzk_abc_pool *pool) { c->pool = pool; }
 
 static size_t domain(const builtin_r1cs *c)
 {
@@ -39,7 +42,7 @@ static cuzk_status synthesize(void *ctx, const void *input, uint32_t partition, 
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "r1cs: partition %u has no witness (job has %u)", partition,
                          in->count);
     size_t m = domain(c), nw = c->r1cs->n_wires, rows = c->r1cs->n_constraints, ni = c->pk.n_inputs;
-    builtin_assignment *as = builtin_assignment_new(m, nw);
+    builtin_assignment *as = builtin_assignment_new(m, nw, c->pool);
     if (!as)
         return cuzk_fail(err, CUZK_E_NOMEM, "r1cs: out of memory for a partition (domain %zu)", m);
     memcpy(as->w, in->witnesses[partition], nw * sizeof(fr_t));

@@ -17,6 +17,7 @@ struct builtin_synthetic {
     fr_t *consts; /* i + 1 for i < n, Montgomery */
     cuzk_circuit_kind kind;
     cuzk_verify_hook hook;
+    cuzk_abc_pool *pool; /* NULL: malloc */
 };
 
 enum { ONE = 0, X = 1, N_INPUTS = 2 };
@@ -101,7 +102,7 @@ static cuzk_status synthesize(void *ctx, const void *input, uint32_t partition, 
     const builtin_synthetic_input *in = input;
     size_t m = (size_t)1 << s->log2_rows, n = s->n;
     *assignment = NULL;
-    builtin_assignment *as = builtin_assignment_new(m, N_INPUTS + n);
+    builtin_assignment *as = builtin_assignment_new(m, N_INPUTS + n, s->pool);
     if (!as)
         return cuzk_fail(err, CUZK_E_NOMEM, "synthetic: out of memory for a partition of 2^%u rows", s->log2_rows);
     fr_t *w = as->w, *a = as->g.a, *b = as->g.b, *c = as->g.c;
@@ -180,6 +181,8 @@ cuzk_status builtin_synthetic_create(unsigned log2_rows, unsigned threads, built
     *out = s;
     return CUZK_OK;
 }
+
+void builtin_synthetic_use_pool(builtin_synthetic *s, cuzk_abc_pool *pool) { s->pool = pool; }
 
 void builtin_synthetic_free(builtin_synthetic *s)
 {
