@@ -178,15 +178,16 @@ class Daemon:
 
 
 def idle(c, params_charged=False):
-    """True when GetStatus shows no job, no partition in flight and no memory reserved but,
-    with params_charged, that of the HOT parameters (Filecoin parameters are charged to the
-    budget while resident)."""
+    """True when GetStatus shows no job, no partition in flight and no memory reserved but
+    the a/b/c pool's free buffers (none in use) and, with params_charged, that of the HOT
+    parameters (Filecoin parameters are charged to the budget while resident)."""
     s = c.call("GetStatus", pb.GetStatusRequest())
     p = s.pipeline
     resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT) if params_charged else 0
     return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
             p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
-            p.permits_held) == 0 and p.memory_used_bytes == resident and not s.queues
+            p.permits_held + p.pool_in_use_bytes) == 0 and p.memory_used_bytes == resident + p.pool_free_bytes and \
+        not s.queues
 
 
 def wait_idle(c, secs=60, params_charged=False):
