@@ -108,8 +108,10 @@ cuzk_status fc_c1_check_shape(const fc_c1_output *c1, cuzk_error *err);
 /* Detect the form from the first bytes: a JSON object with one of the envelope keys
  * "Phase1Out", "SectorNum", "SectorSize" in its first 4 KiB -> envelope, other JSON -> JSON;
  * u32 0, a seal id and that id's vanilla variant -> C2Input (a bare output has its partition
- * count, >= 1, where the variant would be), else bare bincode. Never fails; the reader of the
- * detected form validates. */
+ * count, >= 1, where the variant would be), also with another variant unless the bytes read
+ * as a bare output of registered proof 0 (its variant and partition count), so a C2Input's
+ * bad variant is reported at its offset 8; a JSON array ('[') -> JSON (refused there as not
+ * an object); else bare bincode. Never fails; the reader of the detected form validates. */
 fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len);
 
 /* Parse a C1 output in the given form (or detected with fc_c1_detect when `auto_detect`).

@@ -211,12 +211,16 @@ static cuzk_status bad(cuzk_error *err, const char *path, const toml_item *it, c
                      it->key, what);
 }
 
+/* "a" or "an" before `word` ("an integer", "an array"). */
+static const char *article(const char *word) { return strchr("aeiou", word[0]) ? "an" : "a"; }
+
 static cuzk_status want_type(cuzk_error *err, const char *path, const toml_item *it, toml_type t)
 {
     if (it->value.type == t)
         return CUZK_OK;
     char what[96];
-    snprintf(what, sizeof what, "expected a %s, found a %s", toml_type_name(t), toml_type_name(it->value.type));
+    const char *want = toml_type_name(t), *found = toml_type_name(it->value.type);
+    snprintf(what, sizeof what, "expected %s %s, found %s %s", article(want), want, article(found), found);
     return bad(err, path, it, what);
 }
 

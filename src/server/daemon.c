@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "server/daemon.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +88,43 @@ static void warn_exposed(const cuzk_server_config *cfg, cuzk_security *sec)
                  cfg->status_listen);
 }
 
+/* Warnings about a setup that cannot prove Filecoin proofs: a missing parameter directory,
+ * and an explicit memory budget smaller than the smallest parameter file in it (the
+ * parameters are charged to the budget while resident, so no proof of any circuit fits). */
+static void warn_setup(const cuzk_server_config *cfg)
+{
+    DIR *d = opendir(cfg->param_cache);
+    if (!d) {
+        cuzk_log(CUZK_LOG_WARN,
+                 "parameter directory %s: %s; Filecoin proofs are refused (FAILED_PRECONDITION) until it holds the "
+                 "v28 .params/.vk files ([srs] param_cache; test-only ones: cuzk params gen)",
+                 cfg->param_cache, strerror(errno));
+        return;
+    }
+    uint64_t smallest = 0;
+    char smallest_name[256] = "";
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        struct stat st;
+        if (n < 8 || strcmp(de->d_name + n - 7, ".params") || fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+            continue;
+        if (!smallest || (uint64_t)st.st_size < smallest) {
+            smallest = (uint64_t)st.st_size;
+            snprintf(smallest_name, sizeof smallest_name, "%s", de->d_name);
+        }
+    }
+    closedir(d);
+    if (!smallest)
+        cuzk_log(CUZK_LOG_WARN, "parameter directory %s holds no .params file: Filecoin proofs are refused until it "
+                 "does", cfg->param_cache);
+    else if (!cfg->memory_auto && cfg->total_budget < smallest)
+        cuzk_log(CUZK_LOG_WARN,
+                 "[memory] total_budget = %llu bytes is below the smallest parameter file in %s (%s, %llu bytes): "
+                 "no Filecoin proof fits the budget",
+                 (unsigned long long)cfg->total_budget, cfg->param_cache, smallest_name, (unsigned long long)smallest);
+}
+
 int cuzk_daemon_run(const cuzk_daemon_args *a)
 {
     if (pipe2(sig_pipe, O_CLOEXEC) != 0) {
@@ -144,6 +183,7 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     else
         cuzk_log(CUZK_LOG_INFO, "config %s loaded", path);
 
+    warn_setup(&cfg);
     /* Every [[circuits]] file must exist and match its partner now; the data stay lazy. */
     for (size_t i = 0; i < cfg.n_circuits; i++)
         if (cuzk_circuit_files_check(&cfg.circuits[i], &err)) {

@@ -24,6 +24,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "common/file_io.h"
 #include "engine/log.h"
 #include "server/config.h"
 #include "server/pb_strings.h"
@@ -371,35 +372,6 @@ static void *acceptor_main(void *arg)
     }
 }
 
-/* mkdir -p of the directory part of `path`. */
-static int make_parent(const char *path)
-{
-    char *d = strdup(path);
-    if (!d)
-        return ENOMEM;
-    char *slash = strrchr(d, '/');
-    if (slash && slash != d) {
-        *slash = 0;
-        for (char *p = d + 1; *p; p++)
-            if (*p == '/') {
-                *p = 0;
-                if (mkdir(d, 0755) && errno != EEXIST) {
-                    int e = errno;
-                    free(d);
-                    return e;
-                }
-                *p = '/';
-            }
-        if (mkdir(d, 0755) && errno != EEXIST) {
-            int e = errno;
-            free(d);
-            return e;
-        }
-    }
-    free(d);
-    return 0;
-}
-
 /* Prepare a unix socket path: parent created; an existing socket that nobody answers on is
  * removed; a live one or a non-socket file is an error. */
 static cuzk_status prepare_unix(const char *path, cuzk_error *err)
@@ -407,10 +379,22 @@ static cuzk_status prepare_unix(const char *path, cuzk_error *err)
     if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "socket path %s is too long (max %zu bytes)", path,
                          sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
-    int e = make_parent(path);
-    if (e)
-        return cuzk_fail(err, CUZK_E_IO, "cannot create the directory of %s: %s", path, strerror(e));
     struct stat st;
+    char *dir = strdup(path);
+    if (!dir)
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = 0;
+    cuzk_status cs = CUZK_OK;
+    if (slash && slash != dir && stat(dir, &st) != 0) {
+        /* said, not done silently: a typo in --listen should not go unnoticed */
+        cuzk_log(CUZK_LOG_WARN, "socket directory %s does not exist: creating it", dir);
+        cs = cuzk_ensure_dir(dir, err);
+    }
+    free(dir);
+    if (cs)
+        return cs;
     if (lstat(path, &st) != 0)
         return CUZK_OK;
     if (!S_ISSOCK(st.st_mode))

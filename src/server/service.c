@@ -616,6 +616,7 @@ static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuz
                             (unsigned long long)c.shape->sector_bytes);
     }
     job->num_partitions = fc_job_partitions(job->fc);
+    job->srs_load_ms = fc_job_srs_load_ms(job->fc);
     return rpc_ok();
 }
 
@@ -739,6 +740,7 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
             r = rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
         else
             r = prepare_input(job, req->circuit);
+        job->srs_load_ms = st ? 0 : load_ms;
     }
     uint64_t eid = 0;
     if (!r.code) {
@@ -868,6 +870,7 @@ static void fill_result(const svc_job *job, Cuzk__V1__AwaitProofResponse *resp)
         resp->gpu_compute_ms = (uint64_t)(job->timings.prove_ms + job->timings.finish_ms);
     }
     resp->total_ms = (uint64_t)job->timings.total_ms;
+    resp->srs_load_ms = job->srs_load_ms;
     resp->verified_partitions = job->verified;
 }
 

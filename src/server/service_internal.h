@@ -36,6 +36,7 @@ typedef struct svc_job {
     const fr_t **wptr;
     builtin_r1cs_input r1cs_in;
     uint32_t num_partitions;
+    uint64_t srs_load_ms;            /* parameters / circuit loaded by this submission (0: resident) */
     /* result (FINISHED) */
     Cuzk__V1__AwaitProofResponse__Status status;
     uint8_t *proof;

@@ -21,8 +21,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 pass=0
 ok() { pass=$((pass + 1)); }
 
-out=$("$cuzk" c2 "$c1" --check)
+out=$("$cuzk" c2 "$c1" --check 2>"$tmp/check.err")
 [[ $out == '{"partitions":1,"constraints":3844929,"satisfied":true}' ]] || fail "check: $out"
+# progress on stderr: the finished phase with its seconds (it takes well over a second)
+grep -Eq '^cuzk c2: partition 0/1: check \(synthesis in check mode\) [0-9]+\.[0-9]+ s$' "$tmp/check.err" ||
+    fail "check progress on stderr: $(cat "$tmp/check.err")"
 ok
 
 # --synth-only: the sizes of docs/circuits.md#production-sizes (3,844,929 constraints, 40
@@ -61,8 +64,11 @@ tamper seed "${off[seed]}" 1 "vanilla_proofs[0][0]"
 tamper comm_r "${off[comm_r]}" 1 "comm_r"
 
 # proving with test parameters
-"$cuzk" c2 "$c1" -o "$tmp/proof.bin" --param-cache "$params" --cache-dir "$tmp/cache" --pce >"$tmp/c2.json"
+"$cuzk" c2 "$c1" -o "$tmp/proof.bin" --param-cache "$params" --cache-dir "$tmp/cache" --pce >"$tmp/c2.json" \
+    2>"$tmp/c2.err"
 grep -q '"verified":true' "$tmp/c2.json" || fail "c2: $(cat "$tmp/c2.json")"
+grep -Eq '^cuzk c2: partition 0/1: prove_start \(H polynomial; A, B_G1, L, H MSMs\) [0-9]+\.[0-9]+ s$' "$tmp/c2.err" ||
+    fail "c2 progress on stderr: $(cat "$tmp/c2.err")"
 grep -q '"pce_partitions":1' "$tmp/c2.json" || fail "c2 did not use the PCE: $(cat "$tmp/c2.json")"
 [[ $(stat -c %s "$tmp/proof.bin") == 192 ]] || fail "proof size"
 ok

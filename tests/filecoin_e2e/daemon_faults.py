@@ -206,6 +206,12 @@ for what, off in (("vk alpha_g1", 20), ("a proving-key point", -1000)):
           "%s damaged: an ERROR log line naming the file: %s" % (what, db.logtext()[-2000:]))
     check(db.stop() == 0, "daemon with damaged parameters stops cleanly")
 check(d0.stop() == 0, "daemon without parameters stops cleanly")
+# a budget below the smallest parameter file: said at startup
+ds = Daemon("tinybudget", "unix://%s/t.sock" % lib.TMP,
+            '[srs]\nparam_cache = "%s"\n[memory]\ntotal_budget = "1MiB"\n' % args.params)
+check(re.search(r"WARN .*total_budget = 1048576 bytes is below the smallest parameter file in", ds.logtext()),
+      "a budget too small for any circuit is named at startup: %s" % ds.logtext()[-1500:])
+check(ds.stop() == 0, "the tiny-budget daemon stops cleanly")
 
 # ---- a full cache disk ----
 mnt = os.path.join(lib.TMP, "small-cache")

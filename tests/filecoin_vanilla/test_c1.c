@@ -473,6 +473,46 @@ static void test_bincode_errors(void)
     expect_bin(0, one, 4, CUZK_E_FORMAT, "byte offset 0", "C2Input variant 1");
 }
 
+/* Auto-detection first, then the detected form's reader names the form (issue 21): a
+ * C2Input with a bad vanilla variant at offset 8 is a C2Input (not a bare output at offset
+ * 4), a JSON array is JSON (not bincode), "{not json" is not null. */
+static void test_detect_errors(void)
+{
+    uint8_t *b = malloc(FIXLEN);
+    memcpy(b, FIX, FIXLEN);
+    uint8_t var3[4] = {3};
+    memcpy(b + 8, var3, 4);
+    fc_c1_output c1;
+    cuzk_error err = {0};
+    CHECK(fc_c1_detect(b, FIXLEN) == FC_C1_BINCODE_C2IN, "C2Input with a bad variant detected as C2Input");
+    cuzk_status st = fc_c1_read(&c1, b, FIXLEN, FC_C1_JSON, true, &err);
+    CHECK(st == CUZK_E_UNSUPPORTED && strstr(err.msg, "C1 bincode (C2Input)") && strstr(err.msg, "byte offset 8") &&
+              strstr(err.msg, "VanillaSealProof variant 3"),
+          "C2Input bad variant: %s '%s'", cuzk_status_name(st), err.msg);
+    free(b);
+    /* a bare 2 KiB V1 output starts 0 (registered proof), its variant, its partition count */
+    const fc_seal_proof *p0;
+    CHECK(fc_seal_proof_get(0, &p0, NULL) == CUZK_OK, "registered proof 0");
+    uint8_t bare[12] = {0};
+    bare[4] = (uint8_t)p0->shape->size;
+    bare[8] = (uint8_t)p0->partitions;
+    CHECK(fc_c1_detect(bare, sizeof bare) == FC_C1_BINCODE, "a bare 2 KiB V1 output stays bare");
+    static const struct {
+        const char *in, *want1, *want2;
+    } T[] = {
+        {"[1,2,3]", "C1 JSON: $", "expected an object"},
+        {"  [\"a\"]", "C1 JSON: $", "expected an object"},
+        {"{not json", "C1 JSON: $", "found 'n'"},
+        {"{\"registered_proof\": nul}", "C1 JSON: $.registered_proof", "found 'n'"},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        memset(&err, 0, sizeof err);
+        st = fc_c1_read(&c1, (const uint8_t *)T[i].in, strlen(T[i].in), FC_C1_BINCODE, true, &err);
+        CHECK(st == CUZK_E_FORMAT && strstr(err.msg, T[i].want1) && strstr(err.msg, T[i].want2),
+              "'%s': %s '%s' (want '%s' ... '%s')", T[i].in, cuzk_status_name(st), err.msg, T[i].want1, T[i].want2);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -497,6 +537,7 @@ int main(int argc, char **argv)
         test_known_values(&c1);
         test_round_trips(&c1);
         test_json_errors(&c1);
+        test_detect_errors();
         fc_c1_free(&c1);
     }
     test_bincode_errors();

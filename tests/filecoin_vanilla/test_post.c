@@ -107,6 +107,27 @@ static void test_fixture(const uint8_t *data, size_t len)
           "64GiB shape: %s", err.msg);
 }
 
+/* JSON text where a bincode proof belongs (a C1 given to post) is named as JSON; a binary
+ * proof whose first byte is '{' (sector id 123) still reads. */
+static void test_json_text(const uint8_t *data, size_t len)
+{
+    static const char c1[] = "{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{}}";
+    fc_post_vanilla v;
+    cuzk_error err = {0};
+    cuzk_status st = fc_post_vanilla_read(&v, S32, (const uint8_t *)c1, sizeof c1 - 1, &err);
+    CHECK(st == CUZK_E_FORMAT && strstr(err.msg, "PoSt vanilla proof is bincode, but the bytes are JSON text"),
+          "C1 JSON given as a PoSt proof: %s '%s'", cuzk_status_name(st), err.msg);
+    uint8_t *b = malloc(len);
+    memcpy(b, data, len);
+    b[0] = '{';
+    st = fc_post_vanilla_read(&v, S32, b, len, &err);
+    CHECK(st == CUZK_OK && v.sector_id == 123, "a proof of sector 123 (first byte '{'): %s '%s'",
+          cuzk_status_name(st), err.msg);
+    if (st == CUZK_OK)
+        fc_post_vanilla_free(&v);
+    free(b);
+}
+
 static void test_robustness(const uint8_t *data, size_t len)
 {
     /* every strict prefix */
@@ -200,6 +221,7 @@ int main(int argc, char **argv)
     if (f.data) {
         test_fixture(f.data, f.len);
         test_robustness(f.data, f.len);
+        test_json_text(f.data, f.len);
     }
     test_sizes_and_round_trip();
     cuzk_file_unmap(&f);

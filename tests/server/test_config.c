@@ -246,7 +246,7 @@ int main(void)
               "upper bounds themselves accepted: %d %s", st, err.msg);
         cuzk_config_free(&cfg);
     }
-    expect_error("[synthesis]\npartition_workers = \"2\"\n", "expected a integer, found a string");
+    expect_error("[synthesis]\npartition_workers = \"2\"\n", "expected an integer, found a string");
     expect_error("[logging]\nlevel = \"loud\"\n", "not one of");
     expect_error("[daemon]\nlisten = \"localhost\"\n", "want IP:port");
     expect_error("[daemon]\nlisten = 1\nlisten = 2\n", "t.toml:3: duplicate key");

@@ -103,6 +103,12 @@ busy.close()
 sock = os.path.join(TMP, "run", "sub", "cuzk.sock")
 d = Daemon("unix", "unix://" + sock, '[synthesis]\npartition_workers = 1\n' + BROKEN)
 check(oct(os.stat(sock).st_mode & 0o777) == "0o660", "socket mode 0660")
+# what the daemon did on its own is said: the socket folder it created, the missing parameters
+check(re.search(r"WARN .*socket directory %s does not exist: creating it" % re.escape(os.path.dirname(sock)),
+                d.logtext()), "the created socket directory is named in the log: %s" % d.logtext()[-1500:])
+if not os.path.isdir("/data/zk/params"):
+    check(re.search(r"WARN .*parameter directory /data/zk/params: No such file or directory", d.logtext()),
+          "the missing parameter directory is named in the log: %s" % d.logtext()[-1500:])
 c = Client(d.target)
 st = c.call("GetStatus", pb.GetStatusRequest())
 check(len(st.gpus) >= 1 and st.pinned_memory_limit_bytes > 0 and st.pipeline.memory_limit_bytes > 0, "GetStatus")
@@ -386,10 +392,15 @@ for bad_addr, needle in [("", "empty address"), ("dns:///x:80", "no URL scheme")
     check(rc == 2 and ('--addr "%s"' % bad_addr) in err and needle in err and not RAW_LOG.search(err),
           "bench --addr %r: rc %s %r" % (bad_addr, rc, err))
 rc, out, err = bench("127.0.0.1:1", "status", timeout=30)  # nobody listens: a status error, no core lines
-check(rc != 0 and err and not RAW_LOG.search(err + out), "bench to a closed port: rc %s %r %r" % (rc, out, err))
+check(rc != 0 and "error: cannot reach the daemon at 127.0.0.1:1" in err and not RAW_LOG.search(err + out),
+      "bench to a closed port: rc %s %r %r" % (rc, out, err))
+# a proof that never reached a daemon is an error on stderr, not a FAILED proof on stdout
+rc, out, err = bench("127.0.0.1:1", "single", "--circuit", "synthetic-5", timeout=30)
+check(rc == 2 and "error: cannot reach the daemon at 127.0.0.1:1" in err and "status:" not in out,
+      "bench single to a closed port: rc %s %r %r" % (rc, out, err))
 rc, out, err = bench(addr, "single", "--circuit", "synthetic-5", "--partitions", "3", "--priority", "3")
 check(rc == 0 and "status: COMPLETED" in out and "prove (summed over partitions)" in out and
-      "3 partition(s) verified" in out, "bench single: %s %r %r" % (rc, out, err))
+      "parameter load" in out and "3 partition(s) verified" in out, "bench single: %s %r %r" % (rc, out, err))
 rc, out, err = bench(addr, "batch", "--circuit", "synthetic-5", "-c", "3", "-j", "2")
 check(rc == 0 and "completed 3, failed 0" in out, "bench batch: %s %r %r" % (rc, out, err))
 rc, out, err = bench(addr, "status")

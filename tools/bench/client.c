@@ -51,7 +51,8 @@ static const char PROOF_OPTIONS[] =
     "  --vanilla FILE     snap / PoSt: a JSON array of base64 proofs (Curio's [][]byte) or one\n"
     "                     bincode proof; repeat for more files (appended in order)\n"
     "  --registered-proof N  RegisteredPoStProof / RegisteredUpdateProof id (default 0)\n"
-    "  --miner-id N       miner actor id (default 1000)\n"
+    "  --miner-id N       miner actor id (PoRep: default not sent, the daemon takes the C1's;\n"
+    "                     PoSt: default 1000)\n"
     "  --sector-num N     sector number (porep; default 0 = not sent)\n"
     "  --partition K      WindowPoSt partition index (default 0)\n"
     "  --randomness HEX   PoSt randomness, 32 bytes (default all zero)\n"
@@ -185,6 +186,7 @@ static grpc_status_code unary(client *c, const char *method, const ProtobufCMess
 }
 
 #define MAX_VANILLA_FILES 64
+#define DEFAULT_MINER 1000 /* PoSt's miner_id when --miner-id is not given */
 
 typedef struct {
     const char *circuit;
@@ -198,6 +200,7 @@ typedef struct {
     ProtobufCBinaryData *vanilla_proofs;
     size_t n_vanilla_proofs;
     uint64_t registered_proof, miner_id, sector_num;
+    bool miner_given; /* --miner-id: else PoRep sends none (the C1's) and PoSt DEFAULT_MINER */
     uint32_t partition;
     uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
     bool has_r_old, has_r_new, has_d_new;
@@ -207,12 +210,24 @@ typedef struct {
 
 typedef struct {
     bool ok;
+    grpc_status_code rpc; /* not OK: the call itself failed (no daemon, refused request) */
     double wall_s;
-    uint64_t prove_ms, queue_ms, total_ms, synth_ms;
+    uint64_t prove_ms, queue_ms, total_ms, synth_ms, srs_ms;
     uint32_t verified;
     size_t proof_len;
     char error[1024];
 } proof_result;
+
+/* A failed call (as opposed to a proof that failed) on stderr: the daemon cannot be reached,
+ * or it refused the request. */
+static void rpc_error(const char *addr, const char *cmd, grpc_status_code st, const char *msg)
+{
+    if (st == GRPC_STATUS_UNAVAILABLE || st == GRPC_STATUS_DEADLINE_EXCEEDED)
+        fprintf(stderr, "cuzk-bench %s: error: cannot reach the daemon at %s (gRPC status %d): %s\n", cmd, addr, st,
+                msg);
+    else
+        fprintf(stderr, "cuzk-bench %s: error: the daemon refused the request (gRPC status %d): %s\n", cmd, st, msg);
+}
 
 static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_result *r, bool save)
 {
@@ -230,7 +245,9 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
         sub.vanilla_proofs = o->vanilla_proofs;
         sub.n_vanilla_proofs = o->n_vanilla_proofs;
         sub.registered_proof = o->registered_proof;
-        sub.miner_id = o->miner_id;
+        sub.miner_id = o->miner_given ? o->miner_id
+                       : o->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT ? 0
+                                                                                 : DEFAULT_MINER;
         sub.sector_number = o->sector_num;
         sub.partition_index = o->partition;
         if (o->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
@@ -254,6 +271,7 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
     grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/Prove", &req.base, &cuzk__v1__prove_response__descriptor,
                                 &resp, r->error, sizeof r->error);
     r->wall_s = bench_now() - t0;
+    r->rpc = st;
     if (st != GRPC_STATUS_OK)
         return;
     const Cuzk__V1__AwaitProofResponse *a = ((Cuzk__V1__ProveResponse *)resp)->result;
@@ -263,6 +281,7 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
         r->queue_ms = a->queue_wait_ms;
         r->total_ms = a->total_ms;
         r->synth_ms = a->synthesis_ms;
+        r->srs_ms = a->srs_load_ms;
         r->verified = a->verified_partitions;
         r->proof_len = a->proof.len;
         snprintf(r->error, sizeof r->error, "%s", a->error_message ? a->error_message : "");
@@ -281,6 +300,7 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
 
 typedef struct {
     client *c;
+    const char *addr;
     const proof_opts *o;
     proof_result *res;
     int count;
@@ -299,13 +319,15 @@ static void *batch_worker(void *arg)
             return NULL;
         prove_one(b->c, b->o, b->o->seed + (uint64_t)i * 1000, &b->res[i], false);
         proof_result *r = &b->res[i];
+        if (r->rpc != GRPC_STATUS_OK)
+            rpc_error(b->addr, "batch", r->rpc, r->error);
         printf("[%d/%d] %s - %.2fs (prove %" PRIu64 " ms summed over partitions, queue %" PRIu64 " ms)%s%s\n",
                i + 1, b->count,
                r->ok ? "COMPLETED" : "FAILED", r->wall_s, r->prove_ms, r->queue_ms, r->ok ? "" : ": ", r->ok ? "" : r->error);
     }
 }
 
-static int simple(client *c, const char *cmd, const char *circuit_id)
+static int simple(client *c, const char *addr, const char *cmd, const char *circuit_id)
 {
     char msg[2048];
     ProtobufCMessage *resp;
@@ -368,7 +390,7 @@ static int simple(client *c, const char *cmd, const char *circuit_id)
         }
     }
     if (st != GRPC_STATUS_OK) {
-        fprintf(stderr, "cuzk-bench %s: gRPC status %d: %s\n", cmd, st, msg);
+        rpc_error(addr, cmd, st, msg);
         return 1;
     }
     protobuf_c_message_free_unpacked(resp, NULL);
@@ -480,6 +502,7 @@ static int parse_options(int ci, int argc, char **argv, proof_opts *o, int *coun
         } else if (!strcmp(a, "--registered-proof") || !strcmp(a, "--miner-id") || !strcmp(a, "--sector-num")) {
             want = parse_range(v, 0, UINT64_MAX, &x) ? NULL : "an integer in 0 .. 2^64-1";
             *(a[2] == 'r' ? &o->registered_proof : a[2] == 'm' ? &o->miner_id : &o->sector_num) = x;
+            o->miner_given |= a[2] == 'm';
         } else if (!strcmp(a, "--partition")) {
             want = parse_range(v, 0, UINT32_MAX, &x) ? NULL : "an integer in 0 .. 2^32-1";
             o->partition = (uint32_t)x;
@@ -680,7 +703,7 @@ int bench_client(int argc, char **argv)
         return 2;
     }
     const char *cmd = COMMANDS[ci].name;
-    proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1, .miner_id = 1000};
+    proof_opts o = {.circuit = "synthetic-10", .partitions = 1, .seed = 1};
     int count = 3, conc = 1;
     const char *circuit_id = NULL;
     int prc = parse_options(ci, argc, argv, &o, &count, &conc, &circuit_id);
@@ -727,12 +750,20 @@ int bench_client(int argc, char **argv)
     if (!strcmp(cmd, "single")) {
         proof_result r;
         prove_one(&c, &o, o.seed, &r, true);
+        if (r.rpc != GRPC_STATUS_OK) {
+            /* no proof outcome: the daemon is unreachable or refused the request */
+            rpc_error(addr, cmd, r.rpc, r.error);
+            rc = 2;
+            goto done;
+        }
         printf("status: %s\n", r.ok ? "COMPLETED" : "FAILED");
         if (r.ok) {
             printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth (summed over partitions) %" PRIu64
-                   " ms, prove (summed over partitions) %" PRIu64 " ms, client wall %.0f ms, proof %zu bytes, "
-                   "%u partition(s) verified by the daemon\n",
-                   r.total_ms, r.queue_ms, r.synth_ms, r.prove_ms, r.wall_s * 1e3, r.proof_len, r.verified);
+                   " ms, prove (summed over partitions) %" PRIu64 " ms, parameter load %" PRIu64
+                   " ms (before the total), client wall %.0f ms, proof %zu bytes, %u partition(s) verified by the "
+                   "daemon\n",
+                   r.total_ms, r.queue_ms, r.synth_ms, r.prove_ms, r.srs_ms, r.wall_s * 1e3, r.proof_len,
+                   r.verified);
             if (r.synth_ms + r.prove_ms > r.total_ms)
                 printf("note: partitions are synthesized and proved in parallel, so the sums can exceed the "
                        "total\n");
@@ -741,7 +772,7 @@ int bench_client(int argc, char **argv)
         rc = r.ok ? 0 : 1;
     } else if (!strcmp(cmd, "batch")) {
         proof_result *res = calloc((size_t)count, sizeof *res);
-        batch_ctx b = {.c = &c, .o = &o, .res = res, .count = count};
+        batch_ctx b = {.c = &c, .addr = addr, .o = &o, .res = res, .count = count};
         pthread_mutex_init(&b.mu, NULL);
         pthread_t *th = calloc((size_t)conc, sizeof *th);
         double t0 = bench_now();
@@ -768,8 +799,9 @@ int bench_client(int argc, char **argv)
         free(th);
         free(res);
     } else {
-        rc = simple(&c, cmd, circuit_id);
+        rc = simple(&c, addr, cmd, circuit_id);
     }
+done:
     grpc_channel_destroy(c.ch);
     grpc_shutdown();
     free(c.authorization);

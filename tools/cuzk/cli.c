@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +67,81 @@ double cli_now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+struct cli_progress {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t thread;
+    bool stop;
+    const char *cmd;
+    uint32_t partitions, current; /* mu */
+    const char *phase;            /* mu: of partition `current`, NULL = none */
+    double t0, phase_t0;          /* mu: start of the work, of the phase */
+};
+
+static void *progress_main(void *arg)
+{
+    cli_progress *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += CLI_PROGRESS_TICK_S;
+        while (!p->stop && pthread_cond_timedwait(&p->cv, &p->mu, &ts) != ETIMEDOUT) {
+        }
+        if (!p->stop && p->phase)
+            fprintf(stderr, "cuzk %s: partition %u/%u: %s, %.0f s elapsed\n", p->cmd, p->current, p->partitions,
+                    p->phase, (cli_now_ms() - p->t0) / 1e3);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+cli_progress *cli_progress_start(const char *cmd, uint32_t partitions)
+{
+    cli_progress *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    p->cmd = cmd;
+    p->partitions = partitions;
+    p->t0 = p->phase_t0 = cli_now_ms();
+    if (pthread_create(&p->thread, NULL, progress_main, p)) {
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void cli_progress_phase(cli_progress *p, uint32_t k, const char *phase)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    double now = cli_now_ms();
+    if (p->phase && p->current == k && now - p->phase_t0 >= 1000)
+        fprintf(stderr, "cuzk %s: partition %u/%u: %s %.2f s\n", p->cmd, k, p->partitions, p->phase,
+                (now - p->phase_t0) / 1e3);
+    p->current = k;
+    p->phase = phase;
+    p->phase_t0 = now;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cli_progress_stop(cli_progress *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
 }

@@ -3,6 +3,7 @@
 #define CUZK_TOOLS_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "common/status.h"
 
@@ -32,6 +33,22 @@ int cli_fail(const char *cmd, const cuzk_error *err);
 
 /* Monotonic clock in milliseconds. */
 double cli_now_ms(void);
+
+/* Progress of long work on stderr, as gen-vanilla reports it: every phase that took a
+ * second or more when it ends ("cuzk c2: partition 1/10: synthesis 5.49 s"), and every
+ * CLI_PROGRESS_TICK_S seconds the phase in progress with the elapsed time ("cuzk post:
+ * partition 0/1: check (synthesis in check mode), 20 s elapsed"), from a ticker thread.
+ * Thread-safety: cli_progress_phase may be called from any thread. */
+#define CLI_PROGRESS_TICK_S 10
+typedef struct cli_progress cli_progress;
+/* Start the ticker for `partitions` partitions of command `cmd` (static strings); NULL
+ * when the thread cannot be started (then nothing is reported; the work goes on). */
+cli_progress *cli_progress_start(const char *cmd, uint32_t partitions);
+/* Partition k enters `phase` (a static string; NULL: nothing in progress); the phase the
+ * same partition was in is reported as finished when it took a second or more. */
+void cli_progress_phase(cli_progress *p, uint32_t k, const char *phase);
+/* Stop and free the ticker (NULL is a no-op). */
+void cli_progress_stop(cli_progress *p);
 
 int cmd_setup(int argc, char **argv);
 int cmd_export_vk(int argc, char **argv);

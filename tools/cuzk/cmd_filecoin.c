@@ -311,14 +311,18 @@ static int run_check(fc_cli *c, const fc_job *job)
 {
     uint32_t n = fc_job_partitions(job);
     uint64_t total = 0;
+    cli_progress *pg = cli_progress_start(c->cmd, n);
     for (uint32_t k = 0; k < n; k++) {
         bool ok;
         uint64_t cons = 0, idx = 0;
         char where[512] = "";
         cuzk_error err = {0};
         double t0 = cli_now_ms();
+        cli_progress_phase(pg, k, "check (synthesis in check mode)");
         cuzk_status st = fc_job_check_partition(job, k, &ok, &cons, &idx, where, sizeof where, &err);
+        cli_progress_phase(pg, k, NULL);
         if (st) {
+            cli_progress_stop(pg);
             err.code = st;
             return cli_fail(c->cmd, &err);
         }
@@ -327,6 +331,7 @@ static int run_check(fc_cli *c, const fc_job *job)
                     (unsigned long long)cons, ok ? "satisfied" : "NOT satisfied", cli_now_ms() - t0);
         total += cons;
         if (!ok) {
+            cli_progress_stop(pg);
             printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":false,\"partition\":%u,\"constraint\":%llu,"
                    "\"where\":\"%s\"}\n",
                    n, (unsigned long long)total, k, (unsigned long long)idx, where);
@@ -335,6 +340,7 @@ static int run_check(fc_cli *c, const fc_job *job)
             return CLI_INVALID;
         }
     }
+    cli_progress_stop(pg);
     printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":true}\n", n, (unsigned long long)total);
     return CLI_OK;
 }
@@ -515,6 +521,21 @@ static int emit_bytes(FILE *f, const void *ctx)
     return fwrite(r->proofs, 1, len, f) == len ? 0 : EIO;
 }
 
+/* Engine events as progress phases (cli_progress). */
+static void prove_event(void *ctx, const cuzk_engine_event *ev)
+{
+    const char *phase;
+    switch (ev->type) {
+    case CUZK_EV_SYNTH_START: phase = "synthesis"; break;
+    case CUZK_EV_SYNTH_END: phase = "waiting for the prover"; break;
+    case CUZK_EV_PROVE_START: phase = "prove_start (H polynomial; A, B_G1, L, H MSMs)"; break;
+    case CUZK_EV_PROVE_END: phase = "prove_finish (B_G2 MSM, assembly)"; break;
+    case CUZK_EV_FINISH_END: phase = "self-verification"; break;
+    default: return;
+    }
+    cli_progress_phase(ctx, ev->partition, phase);
+}
+
 static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
 {
     cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
@@ -534,10 +555,14 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
     ec.finalizer_threads = 1;
     ec.gpu_workers_per_device = 1;
     ec.backend = backend_table(be);
+    cli_progress *pg = cli_progress_start(c->cmd, fc_job_partitions(job));
+    ec.on_event = prove_event;
+    ec.event_ctx = pg;
     cuzk_engine *e = NULL;
     st = cuzk_engine_create(&ec, &e, &err);
     if (st) {
         backend_close(be);
+        cli_progress_stop(pg);
         err.code = st;
         return cli_fail(c->cmd, &err);
     }
@@ -554,6 +579,7 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
             fc_pce_destroy(pce);
             cuzk_engine_destroy(e);
             backend_close(be);
+            cli_progress_stop(pg);
             err.code = st;
             return cli_fail(c->cmd, &err);
         }
@@ -599,6 +625,7 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
     fc_pce_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
     cuzk_engine_destroy(e);
     backend_close(be);
+    cli_progress_stop(pg);
     if (st) {
         err.code = st;
         return cli_fail(c->cmd, &err);

@@ -351,6 +351,7 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
         uint64_t ms;
         j->srs = srs;
         st = fc_srs_acquire(srs, &j->circuit, req->abort, req->abort_ctx, &j->entry, &ms, err);
+        j->srs_load_ms = ms;
         if (!st) {
             const groth16_params_t *pk = fc_srs_params(j->entry);
             j->hint = (cs_prove_hint){(uint64_t)1 << pk->log2_m, pk->n_inputs, pk->n_aux};
@@ -387,6 +388,7 @@ void fc_job_free(fc_job *j)
 
 fc_job_type fc_job_type_of(const fc_job *j) { return j->type; }
 uint32_t fc_job_partitions(const fc_job *j) { return j->partitions; }
+uint64_t fc_job_srs_load_ms(const fc_job *j) { return j->srs_load_ms; }
 const cuzk_circuit_kind *fc_job_kind(const fc_job *j) { return &j->kind; }
 const void *fc_job_params(const fc_job *j) { return j->entry ? (const void *)fc_srs_params(j->entry) : NULL; }
 const cuzk_verify_hook *fc_job_verify_hook(const fc_job *j) { return &j->hook; }

@@ -114,6 +114,9 @@ void fc_job_free(fc_job *j);
 
 fc_job_type fc_job_type_of(const fc_job *j);
 uint32_t fc_job_partitions(const fc_job *j);
+/* Milliseconds fc_job_create spent loading (or building the point cache of) the
+ * parameters; 0 when they were resident already or the job is check-only. */
+uint64_t fc_job_srs_load_ms(const fc_job *j);
 /* Engine plumbing: kind (kind_input = the job itself), params for the backend, verify hook. */
 const cuzk_circuit_kind *fc_job_kind(const fc_job *j);
 const void *fc_job_params(const fc_job *j);

@@ -31,6 +31,7 @@ struct fc_job {
     size_t public_inputs; /* per partition, ONE excluded */
     fc_srs *srs;
     fc_srs_entry *entry; /* NULL for a check-only job */
+    uint64_t srs_load_ms; /* time fc_job_create spent loading the parameters (0: already resident) */
     cs_prove_hint hint;
     cuzk_circuit_kind kind;
     cuzk_verify_hook hook;

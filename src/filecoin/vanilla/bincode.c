@@ -34,6 +34,24 @@ static cuzk_status truncated(fc_bin_reader *r, const char *item)
     return fc_bin_fail(r, r->pos, CUZK_E_FORMAT, "truncated: expected %s, %zu bytes left", item, r->len - r->pos);
 }
 
+cuzk_status fc_bin_refuse_json(fc_bin_reader *r)
+{
+    size_t i = 0;
+    while (i < r->len && (r->buf[i] == ' ' || r->buf[i] == '\n' || r->buf[i] == '\r' || r->buf[i] == '\t'))
+        i++;
+    if (i == r->len || (r->buf[i] != '{' && r->buf[i] != '['))
+        return CUZK_OK;
+    for (size_t k = 0; k < r->len && k < 32; k++) {
+        uint8_t b = r->buf[k];
+        if (b >= 0x7f || (b < 0x20 && b != '\n' && b != '\r' && b != '\t'))
+            return CUZK_OK; /* binary: a bincode value that happens to start with 0x7b / 0x5b */
+    }
+    if (r->err)
+        cuzk_fail(r->err, CUZK_E_FORMAT, "%s is bincode, but the bytes are JSON text ('%c' at offset %zu)%s", r->what,
+                  r->buf[i], i, r->buf[i] == '{' ? "; a C1 output or another JSON document?" : "");
+    return CUZK_E_FORMAT;
+}
+
 cuzk_status fc_bin_u32(fc_bin_reader *r, uint32_t *v)
 {
     if (r->len - r->pos < 4)

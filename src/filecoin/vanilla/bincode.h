@@ -36,6 +36,13 @@ void fc_bin_init(fc_bin_reader *r, const uint8_t *buf, size_t len, const char *w
 cuzk_status fc_bin_fail(fc_bin_reader *r, size_t off, cuzk_status code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Before reading bincode: refuse JSON text ('{' or '[' after optional white space, and the
+ * first 32 bytes all printable or white space: a bincode value starting with the byte 0x7b
+ * has zero bytes among them), so that e.g. a C1 JSON given where a bincode proof belongs
+ * is named as such instead of failing on a nonsense length. Errors: CUZK_E_FORMAT "<what>
+ * is bincode, but the bytes are JSON text ('{' at offset N)". */
+cuzk_status fc_bin_refuse_json(fc_bin_reader *r);
+
 /* Fixed-width reads. Errors: CUZK_E_FORMAT when fewer bytes are left ("truncated"). */
 cuzk_status fc_bin_u32(fc_bin_reader *r, uint32_t *v);
 cuzk_status fc_bin_u64(fc_bin_reader *r, uint64_t *v);

@@ -70,6 +70,8 @@ fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len)
     size_t i = 0;
     while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
         i++;
+    if (i < len && buf[i] == '[')
+        return FC_C1_JSON; /* JSON, not a C1 object: the JSON reader says so, not bincode */
     if (i < len && buf[i] == '{') {
         /* Curio's envelope has only three keys; one of them starts the object. */
         size_t head = len - i < 4096 ? len - i : 4096;
@@ -83,11 +85,19 @@ fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len)
         for (int k = 0; k < 3; k++)
             w[k] = (uint32_t)buf[4 * k] | (uint32_t)buf[4 * k + 1] << 8 | (uint32_t)buf[4 * k + 2] << 16 |
                    (uint32_t)buf[4 * k + 3] << 24;
-        const fc_seal_proof *p;
+        const fc_seal_proof *p, *p0;
         /* C2Input::V0 then a seal id and its vanilla variant; a bare output would have its
-         * partition count (>= 1) where the variant is. */
-        if (w[0] == 0 && fc_seal_proof_get(w[1], &p, NULL) == CUZK_OK && w[2] == (uint32_t)p->shape->size)
-            return FC_C1_BINCODE_C2IN;
+         * partition count (>= 1) where the variant is. With u32 0 and a seal id but another
+         * variant, the bare reading (registered proof 0, its variant, its partition count)
+         * must fit too, else it is a C2Input whose variant the reader refuses (offset 8) */
+        if (w[0] == 0 && fc_seal_proof_get(w[1], &p, NULL) == CUZK_OK) {
+            if (w[2] == (uint32_t)p->shape->size)
+                return FC_C1_BINCODE_C2IN;
+            bool bare = fc_seal_proof_get(0, &p0, NULL) == CUZK_OK && w[1] == (uint32_t)p0->shape->size &&
+                        w[2] == p0->partitions;
+            if (!bare)
+                return FC_C1_BINCODE_C2IN;
+        }
     }
     return FC_C1_BINCODE;
 }

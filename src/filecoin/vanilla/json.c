@@ -55,9 +55,11 @@ static const char *found(const fc_json *j, char buf[16])
         return "an array";
     if (c == '-' || (c >= '0' && c <= '9'))
         return "a number";
-    if (c == 'n')
+    /* a literal only when it is spelled out: "{not json" is not null */
+    size_t left = (size_t)(j->end - j->p);
+    if (c == 'n' && left >= 4 && !memcmp(j->p, "null", 4))
         return "null";
-    if (c == 't' || c == 'f')
+    if ((c == 't' && left >= 4 && !memcmp(j->p, "true", 4)) || (c == 'f' && left >= 5 && !memcmp(j->p, "false", 5)))
         return "a boolean";
     if (c > 0x20 && c < 0x7f)
         snprintf(buf, 16, "'%c'", c);

@@ -88,7 +88,9 @@ cuzk_status fc_post_vanilla_read(fc_post_vanilla *out, const fc_sector_shape *sh
     merkle_shape tree_r = fc_tree_r_shape(shape);
     fc_bin_reader r;
     fc_bin_init(&r, buf, len, "PoSt vanilla proof", err);
-    cuzk_status st = read_post(&r, out, &tree_r);
+    cuzk_status st = fc_bin_refuse_json(&r);
+    if (!st)
+        st = read_post(&r, out, &tree_r);
     if (st)
         fc_post_vanilla_free(out);
     return st;

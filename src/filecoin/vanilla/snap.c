@@ -103,7 +103,9 @@ cuzk_status fc_snap_partition_read(fc_snap_partition_proof *out, const fc_sector
     out->poseidon = poseidon;
     fc_bin_reader r;
     fc_bin_init(&r, buf, len, poseidon ? "SnapDeals-Poseidon PartitionProof" : "SnapDeals PartitionProof", err);
-    cuzk_status st = read_partition(&r, out, up);
+    cuzk_status st = fc_bin_refuse_json(&r);
+    if (!st)
+        st = read_partition(&r, out, up);
     if (st)
         fc_snap_partition_free(out);
     return st;
