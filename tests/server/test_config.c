@@ -220,7 +220,7 @@ int main(void)
     expect_error("[gpus]\ngpu_threads = 1025\n", "t.toml:2: gpus.gpu_threads: 1025 is out of range (0..1024)");
     expect_error("[gpus]\nbackend = \"vulkan\"\n", "t.toml:2: gpus.backend: backend 'vulkan' is not one of auto, cpu");
     expect_error("[gpus]\nbackend = 1\n", "t.toml:2: gpus.backend: expected a string");
-    expect_error("[gpus]\ndevices = 0\n", "t.toml:2: gpus.devices: expected a array");
+    expect_error("[gpus]\ndevices = 0\n", "t.toml:2: gpus.devices: expected an array");
     expect_error("[gpus]\ndevices = [0, -1]\n", "gpus.devices: element 1 is not a device index");
     expect_error("[gpus]\ndevices = [\"0\"]\n", "gpus.devices: element 0 is not a device index");
     expect_error("[gpus]\ndevices = [1, 2, 1]\n", "gpus.devices: device 1 is listed twice");
