@@ -10,7 +10,10 @@ ifeq ($(origin CC),default)
 endif
 export CC
 
-.PHONY: all test demo clean sanitize
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all test demo clean sanitize install
 all: $(BUILD)/Makefile
 	@$(MAKE) -s -C $(BUILD) -j$(JOBS)
 
@@ -20,6 +23,12 @@ $(BUILD)/Makefile: CMakeLists.txt
 test: all
 	@tests/oracle/ensure-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# Binaries, example configuration, systemd unit and sysusers.d entry (dist/install.cmake)
+# under $(DESTDIR)$(PREFIX); the configuration goes to /etc/cuzk/cuzk.toml for PREFIX=/usr,
+# else $(PREFIX)/etc/cuzk/cuzk.toml, and an existing one is kept.
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # The main job on small built-in examples (tools/demo.sh): the engine pipeline on the
 # synthetic circuit, then setup/prove/verify of a circom circuit checked by snarkjs.

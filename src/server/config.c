@@ -33,6 +33,7 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->shutdown_grace_ms = 30000;
     cfg->result_retention_ms = 600000;
     cfg->max_jobs = 1024;
+    cfg->journal_max_bytes = 32ull << 30;
     cfg->srs_verify_cache = true;
     cfg->srs_pce = true;
     cfg->memory_auto = true;
@@ -52,10 +53,12 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
         (st = cuzk_config_set_string(&cfg->tls_key, "", err)) ||
         (st = cuzk_config_set_string(&cfg->tls_client_ca, "", err)) ||
         (st = cuzk_config_set_string(&cfg->auth_token_file, "", err)) ||
+        (st = cuzk_config_set_string(&cfg->journal_dir, "", err)) ||
         (st = cuzk_config_set_string(&cfg->param_cache, "/data/zk/params", err)) ||
         (st = cuzk_config_set_string(&cfg->srs_cache_dir, "", err)) ||
         (st = cuzk_config_set_string(&cfg->log_level, "info", err)) ||
-        (st = cuzk_config_set_string(&cfg->gpu_backend, "auto", err)))
+        (st = cuzk_config_set_string(&cfg->gpu_backend, "auto", err)) ||
+        (st = cuzk_config_set_string(&cfg->log_file, "", err)))
         return st;
     return CUZK_OK;
 }
@@ -70,11 +73,13 @@ void cuzk_config_free(cuzk_server_config *cfg)
     free(cfg->tls_key);
     free(cfg->tls_client_ca);
     free(cfg->auth_token_file);
+    free(cfg->journal_dir);
     free(cfg->param_cache);
     free(cfg->srs_cache_dir);
     free(cfg->log_level);
     free(cfg->gpu_backend);
     free(cfg->gpu_devices);
+    free(cfg->log_file);
     for (size_t i = 0; i < cfg->n_circuits; i++) {
         free(cfg->circuits[i].name);
         free(cfg->circuits[i].r1cs);
@@ -167,6 +172,8 @@ static const key_spec KEYS[] = {
     {"daemon", "tls_key", K_STRING, OFF(tls_key), 0, 0, NULL},
     {"daemon", "tls_client_ca", K_STRING, OFF(tls_client_ca), 0, 0, NULL},
     {"daemon", "auth_token_file", K_STRING, OFF(auth_token_file), 0, 0, NULL},
+    {"daemon", "journal_dir", K_STRING, OFF(journal_dir), 0, 0, NULL},
+    {"daemon", "journal_max_size", K_SIZE, OFF(journal_max_bytes), 1024, 0, NULL},
     {"srs", "param_cache", K_STRING, OFF(param_cache), 0, 0, NULL},
     {"srs", "cache_dir", K_STRING, OFF(srs_cache_dir), 0, 0, NULL},
     {"srs", "verify_params", K_BOOL, OFF(srs_verify_params), 0, 0, NULL},
@@ -203,6 +210,7 @@ static const key_spec KEYS[] = {
     {"pipeline", "max_gpu_queue_depth", K_NO_EFFECT, 0, 0, 0, "has no effect: the bounded channel paces synthesis"},
     {"logging", "level", K_LEVEL, OFF(log_level), 0, 0, NULL},
     {"logging", "format", K_FORMAT, 0, 0, 0, NULL},
+    {"logging", "file", K_STRING, OFF(log_file), 0, 0, NULL},
 };
 
 static cuzk_status bad(cuzk_error *err, const char *path, const toml_item *it, const char *what)

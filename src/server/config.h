@@ -59,6 +59,8 @@ typedef struct {
     char *tls_key;                /* PEM private key of tls_cert; set with tls_cert */
     char *tls_client_ca;          /* PEM CA bundle: clients must present a certificate it signed
                                      (mutual TLS); "" = no client certificate asked */
+    char *journal_dir;            /* durable jobs (journal.h); "" = none (default) */
+    uint64_t journal_max_bytes;   /* journal_max_size: bound of the journal's entries, default 32 GiB */
     char *auth_token_file;        /* file holding the bearer token that gRPC calls and HTTP
                                      /status, /metrics must carry; "" = none (security.h) */
     /* [srs] */
@@ -102,6 +104,8 @@ typedef struct {
     /* [logging] */
     char *log_level;              /* "error" | "warn" | "info" (default) | "debug" */
     bool log_json;                /* format = "json" (default "text") */
+    char *log_file;               /* file = path: the log (stderr) appended there, reopened on
+                                     SIGHUP (log rotation); "" = stderr as inherited (default) */
     /* [[circuits]] */
     cuzk_circuit_config *circuits;
     size_t n_circuits;

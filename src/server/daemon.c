@@ -12,8 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "engine/filecoin/fc_srs.h"
 #include "engine/log.h"
 #include "server/circuit_files.h"
 #include "server/config.h"
@@ -28,8 +31,8 @@ static void warn_cb(void *ctx, const char *msg)
     cuzk_log(CUZK_LOG_WARN, "config: %s", msg);
 }
 
-/* SIGTERM/SIGINT handler: writes the signal number to a self-pipe (async-signal-safe), so
- * the signal is seen whichever thread the kernel delivers it to. */
+/* SIGTERM/SIGINT/SIGHUP handler: writes the signal number to a self-pipe (async-signal-safe),
+ * so the signal is seen whichever thread the kernel delivers it to. */
 static int sig_pipe[2] = {-1, -1};
 
 static void on_signal(int sig)
@@ -56,16 +59,60 @@ static int wait_signal(void)
     }
 }
 
-/* Waits for a second signal during the drain and cuts the grace period short. */
-static void *second_signal_main(void *arg)
+static void catch_signal(int sig)
 {
-    cuzk_service *svc = arg;
-    int sig = wait_signal();
-    if (sig > 0) {
-        cuzk_log(CUZK_LOG_WARN, "second signal (%s): cancelling the remaining jobs now", strsignal(sig));
-        cuzk_service_drain(svc, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sig, &sa, NULL);
+}
+
+/* Point stderr (the log's sink, text or JSON) at `path`, appended; a rotated file is
+ * replaced by a new one at the same path. With only_check the file is opened (created) and
+ * closed, stderr stays. Errors: CUZK_E_IO naming the path. */
+static cuzk_status open_log_file(const char *path, bool only_check, cuzk_error *err)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+    if (fd < 0)
+        return cuzk_fail(err, CUZK_E_IO, "[logging] file %s: %s", path, strerror(errno));
+    int r = only_check ? 0 : dup2(fd, STDERR_FILENO);
+    int e = errno;
+    close(fd);
+    if (r < 0)
+        return cuzk_fail(err, CUZK_E_IO, "[logging] file %s: dup2: %s", path, strerror(e));
+    return CUZK_OK;
+}
+
+/* Defaults, then the config file, then the command-line overrides (checked here: the file's
+ * addresses were checked while parsing). Errors are printed on stderr; returns false then. */
+static bool load_config(const cuzk_daemon_args *a, cuzk_server_config *cfg, const char *path, bool *found)
+{
+    cuzk_error err;
+    if (cuzk_config_defaults(cfg, &err) ||
+        cuzk_config_load_file(cfg, path, a->config_path != NULL, found, warn_cb, NULL, &err) ||
+        (a->listen && cuzk_config_set_string(&cfg->listen, a->listen, &err)) ||
+        (a->status_listen && cuzk_config_set_string(&cfg->status_listen, a->status_listen, &err)) ||
+        (a->log_level && cuzk_config_set_string(&cfg->log_level, a->log_level, &err))) {
+        cuzk_log(CUZK_LOG_ERROR, "%s", err.msg);
+        return false;
     }
-    return NULL;
+    const char *bad_option = NULL;
+    if (a->listen && cuzk_config_check_listen(a->listen, false, true, &err))
+        bad_option = "--listen";
+    else if (a->status_listen && cuzk_config_check_listen(a->status_listen, true, false, &err))
+        bad_option = "--status-listen";
+    if (bad_option) {
+        cuzk_log(CUZK_LOG_ERROR, "%s %s", bad_option, err.msg);
+        return false;
+    }
+    cuzk_log_level level;
+    if (cuzk_log_parse_level(cfg->log_level, &level, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "--log-level: %s", err.msg);
+        return false;
+    }
+    return true;
 }
 
 /* Start-up warnings about listeners that other machines can reach unprotected. */
@@ -125,22 +172,168 @@ static void warn_setup(const cuzk_server_config *cfg)
                  (unsigned long long)cfg->total_budget, cfg->param_cache, smallest_name, (unsigned long long)smallest);
 }
 
+/* The checks that need no service: [[circuits]] files, TLS material and token, the log file. */
+static bool check_files(const cuzk_server_config *cfg, cuzk_security *sec)
+{
+    cuzk_error err;
+    for (size_t i = 0; i < cfg->n_circuits; i++)
+        if (cuzk_circuit_files_check(&cfg->circuits[i], &err)) {
+            cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
+            return false;
+        }
+    cuzk_security_free(sec);
+    if (cuzk_security_load(cfg, sec, warn_cb, NULL, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* --check-config: which Filecoin parameter sets param_cache holds (both .params and .vk
+ * readable); a set with one file and not the other, or an unreadable file, is an error. */
+static bool check_params(const cuzk_server_config *cfg)
+{
+    static const char *const circuits[] = {"porep", "winning", "wpost", "snap", "snap-poseidon"};
+    static const char *const sizes[] = {"2k", "8m", "512m", "32g", "64g"};
+    fc_srs_config sc = {.param_cache = cfg->param_cache, .cache_dir = cfg->srs_cache_dir};
+    fc_srs *m;
+    cuzk_error err;
+    if (fc_srs_create(&sc, &m, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "[srs] %s", err.msg);
+        return false;
+    }
+    const char *dir = fc_srs_param_cache(m);
+    struct stat sb;
+    bool ok = true;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        cuzk_log(CUZK_LOG_WARN, "[srs] param_cache %s is not a directory: no Filecoin proof can run", dir);
+        fc_srs_destroy(m);
+        return true;
+    }
+    char present[1024] = "";
+    size_t n = 0, len = 0;
+    for (size_t i = 0; i < sizeof circuits / sizeof circuits[0]; i++)
+        for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+            char name[48];
+            snprintf(name, sizeof name, "%s-%s", circuits[i], sizes[j]);
+            fc_circuit_id c;
+            if (fc_circuit_id_parse(name, &c, &err))
+                continue;
+            char *params = fc_srs_file(m, &c, false), *vk = fc_srs_file(m, &c, true);
+            bool hp = params && access(params, F_OK) == 0, hv = vk && access(vk, F_OK) == 0;
+            bool rp = hp && access(params, R_OK) == 0, rv = hv && access(vk, R_OK) == 0;
+            if (hp != hv) {
+                cuzk_log(CUZK_LOG_ERROR, "[srs] %s: %s exists but %s does not", name, hp ? params : vk,
+                         hp ? vk : params);
+                ok = false;
+            } else if (hp && !(rp && rv)) {
+                cuzk_log(CUZK_LOG_ERROR, "[srs] %s: %s is not readable by this user", name, rp ? vk : params);
+                ok = false;
+            } else if (hp) {
+                n++;
+                len += (size_t)snprintf(present + len, sizeof present - len, "%s%s", len ? " " : "", name);
+            }
+            free(params);
+            free(vk);
+        }
+    cuzk_log(CUZK_LOG_INFO, "[srs] param_cache %s: %zu Filecoin parameter set(s)%s%s", dir, n, n ? ": " : "",
+             present);
+    fc_srs_destroy(m);
+    return ok;
+}
+
+/* SIGHUP: reopen the log file, read the config again and apply what can change while
+ * serving (log level and file, the token); name the rest. */
+static void reload(const cuzk_daemon_args *a, const char *path, cuzk_server_config *cfg, cuzk_security *sec)
+{
+    sd_notify(0, "RELOADING=1");
+    cuzk_error err;
+    /* first, so that what the reload reports lands in the new file */
+    if (*cfg->log_file && open_log_file(cfg->log_file, false, &err))
+        cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s; logging stays where it was", err.msg);
+    cuzk_server_config next;
+    bool found;
+    if (!load_config(a, &next, path, &found)) {
+        cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s does not load (above); the running configuration stays", path);
+    } else {
+        if (strcmp(next.log_file, cfg->log_file) && *next.log_file) {
+            if (open_log_file(next.log_file, false, &err))
+                cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s; logging stays where it was", err.msg);
+            else
+                cuzk_config_set_string(&cfg->log_file, next.log_file, &err);
+        }
+        cuzk_log_level level;
+        if (!cuzk_log_parse_level(next.log_level, &level, &err))
+            cuzk_log_set_level(level);
+        static const struct {
+            const char *key;
+            size_t off;
+        } restart_only[] = {
+            {"[daemon] listen", offsetof(cuzk_server_config, listen)},
+            {"[daemon] status_listen", offsetof(cuzk_server_config, status_listen)},
+            {"[daemon] tls_cert", offsetof(cuzk_server_config, tls_cert)},
+            {"[daemon] tls_key", offsetof(cuzk_server_config, tls_key)},
+            {"[daemon] tls_client_ca", offsetof(cuzk_server_config, tls_client_ca)},
+            {"[daemon] auth_token_file", offsetof(cuzk_server_config, auth_token_file)},
+            {"[srs] param_cache", offsetof(cuzk_server_config, param_cache)},
+            {"[daemon] journal_dir", offsetof(cuzk_server_config, journal_dir)},
+        };
+        for (size_t i = 0; i < sizeof restart_only / sizeof restart_only[0]; i++)
+            if (strcmp(*(char **)((char *)cfg + restart_only[i].off), *(char **)((char *)&next + restart_only[i].off)))
+                cuzk_log(CUZK_LOG_WARN, "SIGHUP: %s changed; it takes effect at the next start", restart_only[i].key);
+    }
+    cuzk_config_free(&next);
+    if (cuzk_security_reload_token(sec, &err))
+        cuzk_log(CUZK_LOG_ERROR, "SIGHUP: [daemon] auth_token_file: %s; the previous token stays", err.msg);
+    cuzk_log(CUZK_LOG_INFO, "SIGHUP: reloaded (log level %s%s%s%s)", cuzk_log_enabled(CUZK_LOG_DEBUG) ? "debug"
+             : cuzk_log_enabled(CUZK_LOG_INFO) ? "info" : cuzk_log_enabled(CUZK_LOG_WARN) ? "warn" : "error",
+             *cfg->log_file ? ", log file " : "", cfg->log_file, sec->token_path ? ", token read again" : "");
+    sd_notify(0, "READY=1");
+}
+
+typedef struct {
+    cuzk_service *svc;
+    const char *log_file;
+} drain_watch;
+
+/* Waits for a second SIGTERM/SIGINT during the drain and cuts the grace period short; a
+ * SIGHUP meanwhile only reopens the log file. */
+static void *second_signal_main(void *arg)
+{
+    drain_watch *w = arg;
+    for (;;) {
+        int sig = wait_signal();
+        cuzk_error err;
+        if (sig == SIGHUP) {
+            if (*w->log_file && open_log_file(w->log_file, false, &err))
+                cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s", err.msg);
+            continue;
+        }
+        if (sig > 0) {
+            cuzk_log(CUZK_LOG_WARN, "second signal (%s): cancelling the remaining jobs now", strsignal(sig));
+            cuzk_service_drain(w->svc, 0);
+        }
+        return NULL;
+    }
+}
+
 int cuzk_daemon_run(const cuzk_daemon_args *a)
 {
     if (pipe2(sig_pipe, O_CLOEXEC) != 0) {
         fprintf(stderr, "cuzk daemon: pipe: %s\n", strerror(errno));
         return 2;
     }
+    /* Signals that must never end the daemon: a client gone mid-write (SIGPIPE), stray user
+     * signals, and SIGHUP, which is queued for the reload once the service runs. */
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
+    catch_signal(SIGHUP);
 
     cuzk_server_config cfg;
     cuzk_error err;
     FILE *json_sink = NULL;
     int rc = 2;
-    if (cuzk_config_defaults(&cfg, &err)) {
-        fprintf(stderr, "cuzk daemon: %s\n", err.msg);
-        return 2;
-    }
     const char *path = a->config_path ? a->config_path : CUZK_DEFAULT_CONFIG_PATH;
     bool found = false;
     cuzk_service *svc = NULL;
@@ -149,30 +342,15 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     cuzk_security sec;
     memset(&sec, 0, sizeof sec);
     pthread_mutex_init(&sec.mu, NULL);
-    if (cuzk_config_load_file(&cfg, path, a->config_path != NULL, &found, warn_cb, NULL, &err) ||
-        (a->listen && cuzk_config_set_string(&cfg.listen, a->listen, &err)) ||
-        (a->status_listen && cuzk_config_set_string(&cfg.status_listen, a->status_listen, &err)) ||
-        (a->log_level && cuzk_config_set_string(&cfg.log_level, a->log_level, &err))) {
-        fprintf(stderr, "cuzk daemon: %s\n", err.msg);
+    if (!load_config(a, &cfg, path, &found))
         goto out;
-    }
-    /* The config file's addresses were checked while parsing; check the overrides here,
-     * before gRPC or libmicrohttpd sees them. */
-    const char *bad_option = NULL;
-    if (a->listen && cuzk_config_check_listen(a->listen, false, true, &err))
-        bad_option = "--listen";
-    else if (a->status_listen && cuzk_config_check_listen(a->status_listen, true, false, &err))
-        bad_option = "--status-listen";
-    if (bad_option) {
-        fprintf(stderr, "cuzk daemon: %s %s\n", bad_option, err.msg);
-        goto out;
-    }
     cuzk_log_level level;
-    if (cuzk_log_parse_level(cfg.log_level, &level, &err)) {
-        fprintf(stderr, "cuzk daemon: --log-level: %s\n", err.msg);
+    cuzk_log_parse_level(cfg.log_level, &level, &err);
+    cuzk_log_set_level(level);
+    if (*cfg.log_file && open_log_file(cfg.log_file, a->check_config, &err)) {
+        cuzk_log(CUZK_LOG_ERROR, "%s", err.msg);
         goto out;
     }
-    cuzk_log_set_level(level);
     if (cfg.log_json) {
         json_sink = cuzk_log_json_open(stderr);
         if (json_sink)
@@ -185,26 +363,20 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
 
     warn_setup(&cfg);
     /* Every [[circuits]] file must exist and match its partner now; the data stay lazy. */
-    for (size_t i = 0; i < cfg.n_circuits; i++)
-        if (cuzk_circuit_files_check(&cfg.circuits[i], &err)) {
-            cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
-            goto out;
+    if (!check_files(&cfg, &sec))
+        goto out;
+    warn_exposed(&cfg, &sec);
+    if (a->check_config) {
+        if (check_params(&cfg)) {
+            cuzk_log(CUZK_LOG_INFO, "config %s: OK", path);
+            rc = 0;
         }
-    cuzk_security_free(&sec);
-    if (cuzk_security_load(&cfg, &sec, warn_cb, NULL, &err)) {
-        cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
         goto out;
     }
-    warn_exposed(&cfg, &sec);
     /* From here on SIGTERM/SIGINT mean a graceful shutdown. Before, while the config and the
      * circuit files are read, they keep their default action and end the process at once. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
+    catch_signal(SIGTERM);
+    catch_signal(SIGINT);
     if (cuzk_service_create(&cfg, &svc, &err)) {
         cuzk_log(CUZK_LOG_ERROR, "cannot start the engine: %s", err.msg);
         goto out;
@@ -219,20 +391,25 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         cuzk_log(CUZK_LOG_ERROR, "HTTP: %s", err.msg);
         goto out;
     }
+    const char *mode = sec.cert_pem && strncmp(cfg.listen, "unix:", 5) ? sec.client_ca_pem ? "mutual TLS" : "TLS"
+                                                                       : "plain";
     cuzk_log(CUZK_LOG_INFO, "serving cuzk.v1.ProvingEngine on %s (%s%s) grpc_port=%d; HTTP status %s http_port=%d",
-             cfg.listen, sec.cert_pem && strncmp(cfg.listen, "unix:", 5) ? sec.client_ca_pem ? "mutual TLS" : "TLS"
-                                                                        : "plain",
-             cuzk_security_has_token(&sec) ? ", token" : "", grpc_port,
+             cfg.listen, mode, cuzk_security_has_token(&sec) ? ", token" : "", grpc_port,
              *cfg.status_listen ? cfg.status_listen : "disabled", http_port);
+    sd_notifyf(0, "READY=1\nSTATUS=serving on %s (%s)\nMAINPID=%ld", cfg.listen, mode, (long)getpid());
 
-    int sig = wait_signal();
+    int sig;
+    while ((sig = wait_signal()) == SIGHUP)
+        reload(a, path, &cfg, &sec);
+    sd_notify(0, "STOPPING=1");
     cuzk_log(CUZK_LOG_INFO, "%s: shutting down (grace %llu ms)", strsignal(sig),
              (unsigned long long)cfg.shutdown_grace_ms);
     /* new proofs are refused (UNAVAILABLE) from here; the gRPC server keeps answering the
      * other calls (GetStatus, AwaitProof) during the drain and shuts down after it */
     cuzk_service_stop_accepting(svc);
     pthread_t watcher;
-    bool watching = pthread_create(&watcher, NULL, second_signal_main, svc) == 0;
+    drain_watch w = {svc, cfg.log_file};
+    bool watching = pthread_create(&watcher, NULL, second_signal_main, &w) == 0;
     unsigned cancelled = cuzk_service_drain(svc, cfg.shutdown_grace_ms);
     if (watching) {
         on_signal(0); /* wake the watcher: 0 = no second signal */
@@ -246,7 +423,7 @@ out:
     cuzk_http_server_stop(http);
     cuzk_service_destroy(svc);
     cuzk_security_free(&sec);
-    if (rc == 0)
+    if (rc == 0 && !a->check_config)
         cuzk_log(CUZK_LOG_INFO, "stopped");
     cuzk_log_set_sink(NULL);
     if (json_sink)

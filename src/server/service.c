@@ -175,6 +175,21 @@ static void uuid_v4(char out[37])
 
 /* ---- collector ---- */
 
+/* Mark `job` finished at `at_ms` (svc_now_ms time) and queue it for pruning. Locked. */
+static void retain(cuzk_service *s, svc_job *job, double at_ms)
+{
+    job->phase = JOB_FINISHED;
+    job->finished_at_ms = at_ms;
+    job->fnext = NULL;
+    if (s->fin_tail)
+        s->fin_tail->fnext = job;
+    else
+        s->fin_head = job;
+    s->fin_tail = job;
+    s->n_retained++;
+    pthread_cond_broadcast(&s->cv);
+}
+
 /* Store the engine result in the job and wake its waiters. Locked. */
 static void finish_job(cuzk_service *s, svc_job *job, cuzk_job_result *res)
 {
@@ -218,16 +233,45 @@ static void finish_job(cuzk_service *s, svc_job *job, cuzk_job_result *res)
         cuzk_log(res->state == CUZK_JOB_CANCELLED ? CUZK_LOG_INFO : CUZK_LOG_WARN,
                  "job %s %s: %s, %u partition(s), after %.1f s: %s", job->id, cuzk_job_state_name(res->state),
                  job->kind_name, job->num_partitions, res->timings.total_ms / 1e3, job->error ? job->error : "");
-    job->phase = JOB_FINISHED;
-    job->finished_at_ms = svc_now_ms();
-    job->fnext = NULL;
-    if (s->fin_tail)
-        s->fin_tail->fnext = job;
-    else
-        s->fin_head = job;
-    s->fin_tail = job;
-    s->n_retained++;
-    pthread_cond_broadcast(&s->cv);
+    retain(s, job, svc_now_ms());
+    /* A job the shutdown cancelled keeps its request entry: the next start runs it again. */
+    if (s->journal && !(res->state == CUZK_JOB_CANCELLED && s->draining)) {
+        cuzk_journal_result_data r = {
+            (uint32_t)job->status, job->verified,
+            {(uint64_t)job->timings.queue_wait_ms, (uint64_t)job->timings.synthesis_ms, (uint64_t)job->timings.prove_ms,
+             (uint64_t)job->timings.finish_ms, (uint64_t)job->timings.total_ms, 0},
+            job->proof, job->proof_len, job->error ? job->error : ""};
+        cuzk_error e;
+        if (cuzk_journal_put_result(s->journal, job->id, &r, &e))
+            cuzk_log(CUZK_LOG_ERROR, "job %s: result not journaled: %s", job->id, e.msg);
+    }
+}
+
+cuzk_status svc_add_finished(cuzk_service *s, const char *id, const cuzk_journal_result_data *r, double age_ms,
+                             cuzk_error *err)
+{
+    svc_job *job = calloc(1, sizeof *job);
+    if (!job || !(job->id = strdup(id)) || (r->proof_len && !(job->proof = malloc(r->proof_len))) ||
+        (*r->error && !(job->error = strdup(r->error)))) {
+        if (job)
+            job_free(job);
+        return cuzk_fail(err, CUZK_E_NOMEM, "service: out of memory");
+    }
+    if (r->proof_len)
+        memcpy(job->proof, r->proof, r->proof_len);
+    job->proof_len = r->proof_len;
+    job->status = (Cuzk__V1__AwaitProofResponse__Status)r->status;
+    job->verified = r->verified;
+    job->timings = (cuzk_job_timings){(double)r->timings[0], (double)r->timings[1], (double)r->timings[2],
+                                      (double)r->timings[3], (double)r->timings[4], 0, 0, 0};
+    snprintf(job->kind_name, sizeof job->kind_name, "%s", "replayed");
+    pthread_mutex_lock(&s->mu);
+    size_t h = hash_id(job->id);
+    job->hnext = s->table[h];
+    s->table[h] = job;
+    retain(s, job, svc_now_ms() - age_ms);
+    pthread_mutex_unlock(&s->mu);
+    return CUZK_OK;
 }
 
 /* Drop finished jobs past their retention that nobody awaits. Locked. */
@@ -241,6 +285,8 @@ static void prune(cuzk_service *s, double now)
             s->fin_tail = NULL;
         unlink_job(s, j);
         s->n_retained--;
+        if (s->journal)
+            cuzk_journal_remove(s->journal, j->id);
         job_free(j);
     }
 }
@@ -304,6 +350,11 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     pthread_mutex_init(&s->stage_mu, NULL);
     s->retention_ms = cfg->result_retention_ms;
     s->max_jobs = cfg->max_jobs;
+    cuzk_status st;
+    if (*cfg->journal_dir && (st = cuzk_journal_open(cfg->journal_dir, cfg->journal_max_bytes, &s->journal, err))) {
+        cuzk_service_destroy(s);
+        return st;
+    }
     s->accepting = true;
     s->start_ms = svc_now_ms();
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -386,6 +437,8 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread");
     }
+    if (s->journal)
+        svc_journal_replay(s);
     *out = s;
     return CUZK_OK;
 }
@@ -424,6 +477,7 @@ void cuzk_service_destroy(cuzk_service *s)
         }
     free(s->active);
     cuzk_registry_destroy(s->registry);
+    cuzk_journal_close(s->journal);
     cuzk_metrics_free(&s->metrics);
     pthread_mutex_destroy(&s->stage_mu);
     pthread_mutex_destroy(&s->mu);
@@ -466,6 +520,7 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
     }
     /* the running partitions see the cancel between MSM chunks, so the jobs settle within
      * about a second of the grace */
+    s->draining = true;
     for (size_t i = 0; i < s->n_active; i++)
         if (cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL) == CUZK_OK)
             cancelled++;
@@ -667,8 +722,28 @@ static void drop_submitting(cuzk_service *s, svc_job *job)
 
 /* Submit `req` or find the job of its request_id; on success *id_out is the job id
  * (malloc'ed) and *queue_pos the number of jobs in the engine before it. */
-static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, char **id_out,
-                                  uint32_t *queue_pos)
+/* Write the request entry of `job` before anything can run it. */
+static cuzk_rpc_status journal_request(cuzk_service *s, const svc_job *job, const Cuzk__V1__SubmitProofRequest *req,
+                                       cuzk_priority priority)
+{
+    Cuzk__V1__SubmitProofRequest copy = *req;
+    copy.request_id = job->id; /* a generated UUID too: the replayed job keeps its id */
+    size_t n = protobuf_c_message_get_packed_size(&copy.base);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf)
+        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory journaling the request");
+    protobuf_c_message_pack(&copy.base, buf);
+    bool full;
+    cuzk_error e;
+    cuzk_status st = cuzk_journal_put_request(s->journal, job->id, (uint32_t)priority, buf, n, &full, &e);
+    free(buf);
+    if (!st)
+        return rpc_ok();
+    return rpc_fail(full ? GRPC_STATUS_RESOURCE_EXHAUSTED : GRPC_STATUS_UNAVAILABLE, "%s", e.msg);
+}
+
+cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, bool journaled,
+                               char **id_out, uint32_t *queue_pos)
 {
     *id_out = NULL;
     *queue_pos = 0;
@@ -765,6 +840,10 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
                 .priority = map_priority((int)req->priority),
                 .verify = cuzk_circuit_verify_hook(job->circuit),
             };
+        if (s->journal && !journaled)
+            r = journal_request(s, job, req, jr.priority);
+        if (r.code)
+            goto refused;
         pthread_mutex_lock(&s->mu);
         st = cuzk_engine_submit(s->engine, &jr, &eid, &e);
         if (st) {
@@ -795,7 +874,10 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
                      job->kind_name, job->num_partitions, eid);
             return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         }
+        if (s->journal)
+            cuzk_journal_remove(s->journal, job->id);
     }
+refused:
     if (job->circuit)
         cuzk_registry_release(s->registry, job->circuit);
     job->circuit = NULL;
@@ -811,7 +893,7 @@ static cuzk_rpc_status submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRe
 static cuzk_rpc_status submit_counted(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, char **id_out,
                                       uint32_t *queue_pos)
 {
-    cuzk_rpc_status r = submit_job(s, req, id_out, queue_pos);
+    cuzk_rpc_status r = svc_submit_job(s, req, false, id_out, queue_pos);
     if (r.code) {
         int kind = (int)req->proof_kind;
         const char *kname = kind == CUZK__V1__PROOF_KIND__CIRCUIT

@@ -10,6 +10,7 @@
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 #include "engine/filecoin/fc_job.h"
+#include "server/journal.h"
 #include "server/metrics.h"
 #include "server/registry.h"
 #include "server/service.h"
@@ -66,6 +67,8 @@ struct cuzk_service {
     fc_pce_mgr *fc_pce;              /* Filecoin PCEs ([srs] pce), NULL when off */
     uint64_t retention_ms;
     uint32_t max_jobs;
+    cuzk_journal *journal;           /* [daemon] journal_dir, or NULL */
+    bool draining;                   /* drain cancels jobs: they stay in the journal to run again */
 
     pthread_mutex_t mu;              /* jobs, counters, metrics */
     pthread_cond_t cv;               /* any job phase change / result */
@@ -86,6 +89,17 @@ struct cuzk_service {
 };
 
 double svc_now_ms(void);
+/* Submit `req` (the SubmitProof path; journaled: its request entry exists already, as on
+ * replay). On success *id_out is the job id (malloc'ed), *queue_pos the jobs before it. */
+cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, bool journaled,
+                               char **id_out, uint32_t *queue_pos);
+/* Register a finished job (journal replay): status, proof (copied), error (copied, may be
+ * NULL), finished `age_ms` ago. Locks mu. Errors: CUZK_E_NOMEM. */
+cuzk_status svc_add_finished(cuzk_service *s, const char *id, const cuzk_journal_result_data *r, double age_ms,
+                             cuzk_error *err);
+/* Replay [daemon] journal_dir (service_journal.c): keep the retained results, run the
+ * unfinished requests again in priority order. Called once from cuzk_service_create. */
+void svc_journal_replay(cuzk_service *s);
 /* Stage counters of an engine job (zeros if none seen). Locks stage_mu. */
 svc_stage svc_stage_get(cuzk_service *s, uint64_t engine_id);
 

@@ -489,6 +489,14 @@ char *cuzk_service_status_json(cuzk_service *s)
                                               (json_int_t)x->bases_evictions));
     }
     json_object_set_new(root, "devices", devs);
+    if (s->journal) {
+        cuzk_journal_stats js;
+        cuzk_journal_get_stats(s->journal, &js);
+        json_object_set_new(root, "journal",
+                            json_pack("{s:s,s:I,s:I,s:I,s:I}", "dir", cuzk_journal_dir(s->journal), "entries",
+                                      (json_int_t)js.entries, "bytes", (json_int_t)js.bytes, "max_bytes",
+                                      (json_int_t)js.max_bytes, "set_aside", (json_int_t)js.set_aside));
+    }
     snapshot_free(&sn);
     char *text = json_dumps(root, JSON_COMPACT);
     json_decref(root);

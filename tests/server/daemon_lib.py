@@ -53,6 +53,7 @@ def main_args(prefix):
     ap.add_argument("--cuzk", required=True)
     ap.add_argument("--bench", required=True)
     ap.add_argument("--proto", required=True)
+    ap.add_argument("--build", help="the build folder (tests of make install)")
     args = ap.parse_args()
     return args, init(args.cuzk, args.proto, prefix)
 
@@ -124,11 +125,13 @@ RAW_LOG = re.compile(r"^[EIWD]\d{4} |chttp2|Error processing request|Closing con
 
 
 class Daemon:
-    def __init__(self, name, listen, extra="", max_message="256KiB", wrap=(), grace="2s"):
-        """`wrap`: a command prefix the daemon runs under (e.g. unshare); `grace`: shutdown_grace."""
+    def __init__(self, name, listen, extra="", max_message="256KiB", wrap=(), grace="2s", env=None):
+        """`wrap`: a command prefix the daemon runs under (e.g. unshare); `grace`: shutdown_grace;
+        `env`: variables added to the daemon's environment."""
         self.dir, self.cfg = write_config(name, listen, extra, max_message, grace)
         self.log = open(os.path.join(self.dir, "log"), "w+")
-        self.p = subprocess.Popen(list(wrap) + [CUZK, "daemon", "--config", self.cfg], stderr=self.log)
+        self.p = subprocess.Popen(list(wrap) + [CUZK, "daemon", "--config", self.cfg], stderr=self.log,
+                                  env=dict(os.environ, **env) if env else None)
         DAEMONS.append(self)
         deadline = time.time() + 30
         while time.time() < deadline:

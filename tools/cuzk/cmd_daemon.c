@@ -6,14 +6,18 @@
 #include "server/daemon.h"
 
 static const char USAGE[] =
-    "usage: cuzk daemon [--config FILE] [--listen ADDR] [--status-listen ADDR] [--log-level L]\n"
+    "usage: cuzk daemon [--config FILE] [--listen ADDR] [--status-listen ADDR] [--log-level L] [--check-config]\n"
     "\n"
     "  -c, --config FILE        TOML config (default /data/zk/cuzk.toml; missing = defaults)\n"
     "  -l, --listen ADDR        gRPC address: unix:///path.sock or IP:port (overrides daemon.listen)\n"
     "      --status-listen ADDR HTTP /status, /metrics, /healthz on IP:port (overrides daemon.status_listen)\n"
     "      --log-level L        error, warn, info or debug (overrides logging.level)\n"
+    "      --check-config       validate the config, the files it names ([[circuits]], TLS, token, log file)\n"
+    "                           and the parameter files in [srs] param_cache, then exit: 0 valid, 2 not\n"
     "\n"
-    "SIGTERM/SIGINT: finish running jobs within daemon.shutdown_grace, cancel the rest, exit 0.\n";
+    "SIGTERM/SIGINT: finish running jobs within daemon.shutdown_grace, cancel the rest, exit 0.\n"
+    "SIGHUP: reopen logging.file, apply logging.level, read auth_token_file again (others need a restart).\n"
+    "Under systemd (Type=notify) it reports READY=1 once serving.\n";
 
 int cmd_daemon(int argc, char **argv)
 {
@@ -25,6 +29,10 @@ int cmd_daemon(int argc, char **argv)
                            : !strcmp(o, "--status-listen")                 ? &a.status_listen
                            : !strcmp(o, "--log-level")                     ? &a.log_level
                                                                            : NULL;
+        if (!strcmp(o, "--check-config")) {
+            a.check_config = true;
+            continue;
+        }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             fputs(USAGE, stdout);
             return CLI_OK;
