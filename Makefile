@@ -13,7 +13,7 @@ export CC
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all test demo clean sanitize install
+.PHONY: all test demo clean sanitize install soak
 all: $(BUILD)/Makefile
 	@$(MAKE) -s -C $(BUILD) -j$(JOBS)
 
@@ -22,7 +22,12 @@ $(BUILD)/Makefile: CMakeLists.txt
 
 test: all
 	@tests/oracle/ensure-deps.sh
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE soak
+
+# The long fault soak of the daemon (tests/server/soak.py, 15 minutes); make test runs its
+# 2-minute version.
+soak: all
+	cd $(BUILD) && ctest --output-on-failure -L soak
 
 # Binaries, example configuration, systemd unit and sysusers.d entry (dist/install.cmake)
 # under $(DESTDIR)$(PREFIX); the configuration goes to /etc/cuzk/cuzk.toml for PREFIX=/usr,

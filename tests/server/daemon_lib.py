@@ -58,6 +58,30 @@ def main_args(prefix):
     return args, init(args.cuzk, args.proto, prefix)
 
 
+def openssl(*argv):
+    subprocess.run(["openssl"] + list(argv), check=True, capture_output=True)
+
+
+def make_ca(folder, name):
+    """A self-signed P-256 CA: FOLDER/NAME.key, FOLDER/NAME.crt."""
+    p = lambda s: os.path.join(folder, s)  # noqa: E731
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+            "-subj", "/CN=%s" % name, "-keyout", p(name + ".key"), "-out", p(name + ".crt"))
+
+
+def make_cert(folder, name, ca, cn, san=None, client=False):
+    """A P-256 key and a certificate for it signed by CA (made by make_ca): FOLDER/NAME.key/.crt."""
+    p = lambda s: os.path.join(folder, s)  # noqa: E731
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=%s" % cn,
+            "-keyout", p(name + ".key"), "-out", p(name + ".csr"))
+    with open(p(name + ".ext"), "w") as f:
+        f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=%s\n" % ("clientAuth" if client else "serverAuth"))
+        if san:
+            f.write("subjectAltName=%s\n" % san)
+    openssl("x509", "-req", "-in", p(name + ".csr"), "-CA", p(ca + ".crt"), "-CAkey", p(ca + ".key"),
+            "-CAcreateserial", "-days", "2", "-extfile", p(name + ".ext"), "-out", p(name + ".crt"))
+
+
 def check(cond, what):
     global passed, failed
     if cond:

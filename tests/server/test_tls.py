@@ -24,36 +24,16 @@ def path(name):
     return os.path.join(TMP, name)
 
 
-def openssl(*argv):
-    subprocess.run(["openssl"] + list(argv), check=True, capture_output=True)
-
-
-def make_ca(name):
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-            "-subj", "/CN=%s" % name, "-keyout", path(name + ".key"), "-out", path(name + ".crt"))
-
-
-def make_cert(name, ca, cn, san=None, client=False):
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=%s" % cn,
-            "-keyout", path(name + ".key"), "-out", path(name + ".csr"))
-    with open(path(name + ".ext"), "w") as f:
-        f.write("basicConstraints=CA:FALSE\nextendedKeyUsage=%s\n" % ("clientAuth" if client else "serverAuth"))
-        if san:
-            f.write("subjectAltName=%s\n" % san)
-    openssl("x509", "-req", "-in", path(name + ".csr"), "-CA", path(ca + ".crt"), "-CAkey", path(ca + ".key"),
-            "-CAcreateserial", "-days", "2", "-extfile", path(name + ".ext"), "-out", path(name + ".crt"))
-
-
 def read(name):
     with open(path(name), "rb") as f:
         return f.read()
 
 
-make_ca("ca")
-make_ca("rogue-ca")
-make_cert("server", "ca", "cuzk-test-server", "DNS:localhost,IP:127.0.0.1")
-make_cert("client", "ca", "curio-node-1", client=True)
-make_cert("rogue-client", "rogue-ca", "intruder", client=True)
+lib.make_ca(TMP, "ca")
+lib.make_ca(TMP, "rogue-ca")
+lib.make_cert(TMP, "server", "ca", "cuzk-test-server", "DNS:localhost,IP:127.0.0.1")
+lib.make_cert(TMP, "client", "ca", "curio-node-1", client=True)
+lib.make_cert(TMP, "rogue-client", "rogue-ca", "intruder", client=True)
 TOKEN = "t0k3n-" + os.urandom(12).hex()
 with open(path("token"), "w") as f:
     f.write(TOKEN + "\n")
