@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 
 #include "backends/backends.h"
-#include "backends/gpu_msm_stub.h"
+#include "gpu/msm.h"
 #include "gpu/ntt.h"
 #include "gpu/runtime.h"
 #include "groth16/groth16.h"

@@ -361,7 +361,7 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     unsigned cpus = ncpu > 0 ? (unsigned)ncpu : 1;
     backend_config bc;
     backend_config_default(&bc);
-    cuzk_status st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
+    st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
     if (st) {
         cuzk_service_destroy(s);
         return st;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "backends/cpu.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 
@@ -82,7 +83,7 @@ static void test_reuse_and_reclaim(void)
     if (!small || !big)
         return;
     cuzk_prover_backend be;
-    builtin_cpu_backend(&be, 1);
+    backend_cpu_init(&be, 1);
     const uint64_t small_abc = 3 * ((uint64_t)1 << 10) * sizeof(fr_t), big_part = builtin_synthetic_partition_bytes(big);
     /* room for the big partition, but not for it and a free small buffer at once */
     const uint64_t budget = big_part;

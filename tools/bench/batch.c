@@ -238,8 +238,6 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     char desc[1024];
     snprintf(desc, sizeof desc, "%s", backend_describe(bk));
     backend_close(bk);
-    cfg.abc_pool = o->abc_pool;
-    cfg.abc_pool_cfg.idle_ms = 0;
     if (bad || done < o->count) {
         free(lat);
         return NULL;
@@ -260,8 +258,6 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
     json_object_set_new(j, "backend", json_string(desc));
-    cfg.abc_pool = o->abc_pool;
-    cfg.abc_pool_cfg.idle_ms = 0;
     free(lat);
     return j;
 }
@@ -391,9 +387,7 @@ static const char USAGE[] =
     "                        [-j J] [--partition-workers PW] [--gpu-workers GW] [--lookahead L]\n"
     "                        [--threads T] [--finalizers F] [--budget BYTES] [--sweep-pw 1,2,4,8]\n"
     "                        [--r1cs F --zkey F --wtns F] [--backend auto|cpu|cuda|opencl] [--device N]\n"
-    "                        [--json] [--quiet]\n"
-    cfg.abc_pool = o->abc_pool;
-    cfg.abc_pool_cfg.idle_ms = 0;
+    "                        [--abc-pool] [--json] [--quiet]\n"
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
     "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n"
     "  --abc-pool: partitions' a/b/c from the engine's reused buffer pool\n";
@@ -450,10 +444,8 @@ int bench_batch(int argc, char **argv)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     batch_opts o = {"synthetic", 12, 2, 4, 2, 2, 1, 1, ncpu > 0 ? (unsigned)ncpu : 1, 2, 0, NULL, NULL, NULL, NULL,
-                    0, 0, {0}, 0};
+                    0, 0, 0, {0}, 0};
     backend_config_default(&o.backend);
-    cfg.abc_pool = o->abc_pool;
-    cfg.abc_pool_cfg.idle_ms = 0;
     int bad = 0;
     for (int i = 1; i < argc && !bad; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

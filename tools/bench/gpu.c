@@ -346,7 +346,7 @@ static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, r
         bench_random_scalars(s, n, &seed);
 
     g1_jac_t want, got;
-    msm_opts_t o = {b->threads, 0, 0};
+    msm_opts_t o = {.threads = b->threads};
     double t0 = bench_now();
     cuzk_status st = filecoin ? msm_g1_witness(&want, bases, n, NULL, s, n, &o, NULL, err)
                               : msm_g1(&want, bases, s, n, &o, err);

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "backends/backends.h"
-#include "backends/gpu_msm_stub.h"
+#include "gpu/msm.h"
 #include "bench.h"
 #include "curve/pairing.h"
 #include "field/cpu.h"
