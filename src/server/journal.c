@@ -15,11 +15,14 @@
 
 #include "common/file_io.h"
 
-#define MAGIC "CUZKJNL1"
+#define MAGIC "CUZKJNL2" /* 2: results carry the kind name */
 #define HEADER_BYTES 32 /* magic 8, type 1, pad 1, id length 2, priority 4, time 8, payload length 8 */
 #define NAME_HEX (2 * SHA256_DIGEST_LENGTH)
 /* Largest entry read back: a request is bounded by the gRPC message limit (at most 2 GiB). */
 #define ENTRY_MAX ((size_t)1 << 31)
+/* payload of a result (F): status 4, verified 4, timings 6 x 8, proof length 8, kind name 64 (NUL-padded) */
+#define RESULT_KIND_MAX 64
+#define RESULT_FIXED (64 + RESULT_KIND_MAX)
 
 struct cuzk_journal {
     char *dir;
@@ -182,12 +185,14 @@ static void remove_file(cuzk_journal *j, const char *path)
 cuzk_status cuzk_journal_put_result(cuzk_journal *j, const char *id, const cuzk_journal_result_data *r,
                                     cuzk_error *err)
 {
-    uint8_t fixed[4 + 4 + 6 * 8 + 8];
+    uint8_t fixed[RESULT_FIXED];
+    memset(fixed, 0, sizeof fixed);
     put_u32(fixed, r->status);
     put_u32(fixed + 4, r->verified);
     for (int i = 0; i < 6; i++)
         put_u64(fixed + 8 + 8 * i, r->timings[i]);
     put_u64(fixed + 56, r->proof_len);
+    memcpy(fixed + 64, r->kind ? r->kind : "", strnlen(r->kind ? r->kind : "", RESULT_KIND_MAX - 1)); /* NUL-padded */
     const uint8_t *piece[3] = {fixed, r->proof, (const uint8_t *)r->error};
     const size_t piece_len[3] = {sizeof fixed, r->proof_len, strlen(r->error)};
     cuzk_status st = write_entry(j, 'F', id, 0, wall_ms(), piece, piece_len, false, NULL, err);
@@ -213,7 +218,7 @@ void cuzk_journal_remove(cuzk_journal *j, const char *id)
 
 bool cuzk_journal_result(const cuzk_journal_entry *e, cuzk_journal_result_data *out)
 {
-    if (!e->finished || e->payload_len < 64)
+    if (!e->finished || e->payload_len < RESULT_FIXED)
         return false;
     const uint8_t *p = e->payload;
     out->status = (uint32_t)get_le(p, 4);
@@ -221,12 +226,13 @@ bool cuzk_journal_result(const cuzk_journal_entry *e, cuzk_journal_result_data *
     for (int i = 0; i < 6; i++)
         out->timings[i] = get_le(p + 8 + 8 * i, 8);
     out->proof_len = get_le(p + 56, 8);
-    if (out->proof_len > e->payload_len - 64)
+    out->kind = (const char *)p + 64;
+    if (out->proof_len > e->payload_len - RESULT_FIXED || strnlen(out->kind, RESULT_KIND_MAX) == RESULT_KIND_MAX)
         return false;
-    out->proof = p + 64;
+    out->proof = p + RESULT_FIXED;
     /* the error text runs to the end of the payload; replay NUL-terminated the payload */
-    out->error = (const char *)p + 64 + out->proof_len;
-    return strlen(out->error) == e->payload_len - 64 - out->proof_len;
+    out->error = (const char *)p + RESULT_FIXED + out->proof_len;
+    return strlen(out->error) == e->payload_len - RESULT_FIXED - out->proof_len;
 }
 
 /* Read and check one entry file; on failure *why says what is wrong. */

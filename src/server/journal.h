@@ -6,12 +6,13 @@
  * Files: "<hex SHA-256 of the request id>.req" (a request) and ".res" (its result), each
  * written with cuzk_write_atomic (temporary file, fsync, rename, directory fsync), so an
  * entry is either whole or absent. Layout (integers little-endian):
- *   magic "CUZKJNL1" | u8 type ('R' request, 'F' finished) | u8 0 | u16 id length |
+ *   magic "CUZKJNL2" | u8 type ('R' request, 'F' finished) | u8 0 | u16 id length |
  *   u32 priority (the engine priority, cuzk_priority) | u64 time (ms since the epoch:
  *   accepted, or finished) | u64 payload length | id | payload | SHA-256 of all before
  * Payload of 'R': the packed cuzk.v1 SubmitProofRequest (request_id = the job id). Of 'F':
  * u32 status (AwaitProofResponse.Status) | u32 verified partitions | 6 x u64 timings (queue,
  * synthesis, prove, finish, total, wall start: cuzk_job_timings order) | u64 proof length |
+ * kind name (64 bytes, NUL-padded: the request_id/kind check holds across a restart) |
  * proof | error text (the rest).
  * A file that is short, has another magic, a wrong checksum, or a name that is not its id's
  * hash is reported and renamed "<name>.corrupt" (set aside: kept for inspection, never read
@@ -53,6 +54,7 @@ typedef struct {
     const uint8_t *proof;
     size_t proof_len;
     const char *error; /* "" for none */
+    const char *kind;  /* the job's kind name (a circuit or Filecoin kind, < 64 bytes; "" unknown) */
 } cuzk_journal_result_data;
 
 /* Open (create, mode 0700) the journal in `dir`. Errors: CUZK_E_IO naming the directory,

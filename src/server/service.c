@@ -240,7 +240,7 @@ static void finish_job(cuzk_service *s, svc_job *job, cuzk_job_result *res)
             (uint32_t)job->status, job->verified,
             {(uint64_t)job->timings.queue_wait_ms, (uint64_t)job->timings.synthesis_ms, (uint64_t)job->timings.prove_ms,
              (uint64_t)job->timings.finish_ms, (uint64_t)job->timings.total_ms, 0},
-            job->proof, job->proof_len, job->error ? job->error : ""};
+            job->proof, job->proof_len, job->error ? job->error : "", job->kind_name};
         cuzk_error e;
         if (cuzk_journal_put_result(s->journal, job->id, &r, &e))
             cuzk_log(CUZK_LOG_ERROR, "job %s: result not journaled: %s", job->id, e.msg);
@@ -264,7 +264,7 @@ cuzk_status svc_add_finished(cuzk_service *s, const char *id, const cuzk_journal
     job->verified = r->verified;
     job->timings = (cuzk_job_timings){(double)r->timings[0], (double)r->timings[1], (double)r->timings[2],
                                       (double)r->timings[3], (double)r->timings[4], 0, 0, 0};
-    snprintf(job->kind_name, sizeof job->kind_name, "%s", "replayed");
+    snprintf(job->kind_name, sizeof job->kind_name, "%s", *r->kind ? r->kind : "replayed");
     pthread_mutex_lock(&s->mu);
     size_t h = hash_id(job->id);
     job->hnext = s->table[h];
@@ -742,6 +742,14 @@ static cuzk_rpc_status journal_request(cuzk_service *s, const svc_job *job, cons
     return rpc_fail(full ? GRPC_STATUS_RESOURCE_EXHAUSTED : GRPC_STATUS_UNAVAILABLE, "%s", e.msg);
 }
 
+void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap)
+{
+    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
+    snprintf(out, cap, "%s",
+             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind)
+                      : req->circuit && req->circuit->name ? req->circuit->name : "");
+}
+
 cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, bool journaled,
                                char **id_out, uint32_t *queue_pos)
 {
@@ -758,8 +766,7 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
     }
     bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
     char kind_name[sizeof ((svc_job *)0)->kind_name];
-    snprintf(kind_name, sizeof kind_name, "%s",
-             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind) : req->circuit->name);
+    svc_kind_name(req, kind_name, sizeof kind_name);
     pthread_mutex_lock(&s->mu);
     svc_job *job;
     for (;;) {

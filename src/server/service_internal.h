@@ -89,6 +89,9 @@ struct cuzk_service {
 };
 
 double svc_now_ms(void);
+/* The kind name of a (validated) request as jobs record it: the Filecoin kind ("porep-c2") or
+ * the circuit's name; "" for a circuit request without one. */
+void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap);
 /* Submit `req` (the SubmitProof path; journaled: its request entry exists already, as on
  * replay). On success *id_out is the job id (malloc'ed), *queue_pos the jobs before it. */
 cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, bool journaled,

@@ -30,11 +30,11 @@ static int by_time(const void *a, const void *b)
 
 /* A request that cannot run again becomes a FAILED result with the reason, kept (and
  * journaled) like any other, so that AwaitProof of its id says why. */
-static void fail_replayed(cuzk_service *s, const char *id, const char *why)
+static void fail_replayed(cuzk_service *s, const char *id, const char *kind, const char *why)
 {
     char msg[1400];
     snprintf(msg, sizeof msg, "the daemon restarted and could not run this job again: %s", why);
-    cuzk_journal_result_data r = {CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED, 0, {0}, NULL, 0, msg};
+    cuzk_journal_result_data r = {CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED, 0, {0}, NULL, 0, msg, kind};
     cuzk_error e;
     if (cuzk_journal_put_result(s->journal, id, &r, &e))
         cuzk_log(CUZK_LOG_ERROR, "journal: %s", e.msg);
@@ -90,7 +90,7 @@ void svc_journal_replay(cuzk_service *s)
         const cuzk_journal_entry *e = todo[i];
         Cuzk__V1__SubmitProofRequest *req = cuzk__v1__submit_proof_request__unpack(NULL, e->payload_len, e->payload);
         if (!req || !req->request_id || strcmp(req->request_id, e->id)) {
-            fail_replayed(s, e->id, "its journaled request does not decode");
+            fail_replayed(s, e->id, "", "its journaled request does not decode");
             if (req)
                 cuzk__v1__submit_proof_request__free_unpacked(req, NULL);
             continue;
@@ -99,7 +99,9 @@ void svc_journal_replay(cuzk_service *s)
         uint32_t pos;
         cuzk_rpc_status r = svc_submit_job(s, req, true, &id, &pos);
         if (r.code) {
-            fail_replayed(s, e->id, r.msg);
+            char kind[sizeof ((svc_job *)0)->kind_name];
+            svc_kind_name(req, kind, sizeof kind);
+            fail_replayed(s, e->id, kind, r.msg);
         } else {
             rerun++;
             free(id);

@@ -76,6 +76,11 @@ for rid, (k, seed, parts, prio) in JOBS.items():
           (rid, pb.AwaitProofResponse.Status.Name(r.status), r.verified_partitions, parts))
 again = c.call("Prove", pb.ProveRequest(submit=synth(12, 100, 12, "low-0", pb.LOW))).result
 check(again.proof == res["low-0"].proof, "a retried Prove of a replayed id returns its result")
+kept = c.call("Prove", pb.ProveRequest(submit=synth(6, 5, 2, "done-1"))).result
+check(kept.proof == before.proof, "a retried Prove of a result kept across the restart returns it")
+code, msg = c.code("SubmitProof", synth(7, 5, 2, "done-1"))
+check(code == grpc.StatusCode.INVALID_ARGUMENT and "synthetic-6" in msg and "synthetic-7" in msg,
+      "the kept result keeps its kind: another kind under its id is refused: %s %r" % (code, msg))
 check(res["critical-0"].queue_wait_ms <= res["low-2"].queue_wait_ms,
       "the critical job ran before the last low one (queue %d vs %d ms)" %
       (res["critical-0"].queue_wait_ms, res["low-2"].queue_wait_ms))
