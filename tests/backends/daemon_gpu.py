@@ -15,18 +15,13 @@ from the repository's .proto):
   - [gpus] errors refuse to start naming the key: an unknown backend, a device that does
     not exist, a device list with a repeat.
 Prints "N passed, N failed"."""
-import argparse, json, os, subprocess, sys, time
+import json, os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check, run_daemon, wait_idle, write_config  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-ap.add_argument("--params", required=True)
-args = ap.parse_args()
+args, pb = lib.main_args("cuzk-gpu-daemon-", [("--params", {"required": True})])
 
 info = subprocess.run([args.cuzk, "gpu-info", "--json"], capture_output=True, text=True)
 try:
@@ -38,7 +33,6 @@ if not has_device:
     print("SKIP: no OpenCL device (cuzk gpu-info: %s)" % info.stdout.strip()[:200])
     sys.exit(77)
 
-pb = lib.init(args.cuzk, args.proto, "cuzk-gpu-daemon-")
 GPUS = '[gpus]\nbackend = "opencl"\ngpu_workers_per_device = 2\ngpu_threads = 2\n'
 SRS = '[srs]\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, os.path.join(lib.TMP, "cache"))
 

@@ -18,22 +18,11 @@
 #include "backends/backends.h"
 #include "backends/cpu.h"
 #include "check.h"
+#include "gpu_test_runtime.h"
 #include "gpu/runtime.h"
 #include "engine/builtin/builtin.h"
 
 
-/* The runtime under test: OpenCL, or CUDA with CUZK_GPU_TEST_RUNTIME=cuda (tests/gpu/device-check.sh
- * on an NVIDIA GPU); dev0 is its first device's label prefix. */
-static const char *dev0 = "opencl:0";
-static backend_kind runtime_kind(void)
-{
-    const char *rt = getenv("CUZK_GPU_TEST_RUNTIME");
-    if (rt && !strcmp(rt, "cuda")) {
-        dev0 = "cuda:0";
-        return BACKEND_CUDA;
-    }
-    return BACKEND_OPENCL;
-}
 
 static fr_t R, S;
 static atomic_bool no_cancel;

@@ -15,22 +15,11 @@
 
 #include "backends/backends.h"
 #include "check.h"
+#include "gpu_test_runtime.h"
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 
 
-/* The runtime under test: OpenCL, or CUDA with CUZK_GPU_TEST_RUNTIME=cuda (tests/gpu/device-check.sh
- * on an NVIDIA GPU); dev0 is its first device's label prefix. */
-static const char *dev0 = "opencl:0";
-static backend_kind runtime_kind(void)
-{
-    const char *rt = getenv("CUZK_GPU_TEST_RUNTIME");
-    if (rt && !strcmp(rt, "cuda")) {
-        dev0 = "cuda:0";
-        return BACKEND_CUDA;
-    }
-    return BACKEND_OPENCL;
-}
 
 static atomic_int permits, peak_permits, proved;
 

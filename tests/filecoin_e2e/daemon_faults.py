@@ -17,7 +17,7 @@ repository's .proto), with test-only parameters and a 2 KiB sector sealed by
     "no space left on device, N bytes needed in DIR", no temporary file is left, the daemon
     keeps serving, and after the tmpfs is enlarged the next job proves.
 Prints "N passed, N failed"."""
-import argparse, base64, json, os, re, shutil, signal, subprocess, sys, threading, time
+import base64, json, os, re, shutil, signal, subprocess, sys, threading, time
 
 import grpc
 
@@ -25,13 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-ap.add_argument("--params", required=True)
-args = ap.parse_args()
-pb = lib.init(args.cuzk, args.proto, "cuzk-fc-faults-")
+args, pb = lib.main_args("cuzk-fc-faults-", [("--params", {"required": True})])
 R = bytes([3] * 32)
 ST = pb.AwaitProofResponse
 

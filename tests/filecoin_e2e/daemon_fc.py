@@ -19,7 +19,7 @@ the repository's .proto), with test-only parameters:
     refused (RESOURCE_EXHAUSTED naming the sizes); a daemon without parameters answers
     FAILED_PRECONDITION naming the file and `cuzk params gen`.
 Prints "N passed, N failed"."""
-import argparse, base64, json, os, subprocess, sys, threading, time
+import base64, json, os, subprocess, sys, threading, time
 
 import grpc
 
@@ -27,14 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-ap.add_argument("--fixtures", required=True)
-ap.add_argument("--params", required=True)
-args = ap.parse_args()
-pb = lib.init(args.cuzk, args.proto, "cuzk-fc-daemon-")
+args, pb = lib.main_args("cuzk-fc-daemon-", [("--fixtures", {"required": True}), ("--params", {"required": True})])
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 c1_path = os.path.join(args.fixtures, "porep-8MiB-c1.bincode")

@@ -152,16 +152,24 @@ static const msm_opts_t PLANS[] = {{1, 0, 0, NULL}, {2, 0, 0, NULL}, {3, 11, 2, 
 DEFINE_CLOSED_FORM(g1)
 DEFINE_CLOSED_FORM(g2)
 
+/* n bases t0 G, (t0 + step) G, ... (msm_linear_g1) and n random scalars, malloc'ed into *b, *s. */
+static void linear_input(size_t n, uint64_t t0_u, uint64_t step_u, msm_rng *rng, g1_affine_t **b, uint64_t **s)
+{
+    fr_t t0, step;
+    fr_from_u64(&t0, t0_u);
+    fr_from_u64(&step, step_u);
+    *b = malloc(n * sizeof **b);
+    *s = malloc(n * 32);
+    msm_linear_g1(*b, n, &t0, &step);
+    fill_scalars(*s, n, PAT_RANDOM, rng);
+}
+
 static void thread_independence(msm_rng *rng)
 {
     const size_t n = 2000;
-    fr_t t0, step;
-    fr_from_u64(&t0, 3);
-    fr_from_u64(&step, 11);
-    g1_affine_t *b = malloc(n * sizeof *b);
-    uint64_t *s = malloc(n * 32);
-    msm_linear_g1(b, n, &t0, &step);
-    fill_scalars(s, n, PAT_RANDOM, rng);
+    g1_affine_t *b;
+    uint64_t *s;
+    linear_input(n, 3, 11, rng, &b, &s);
     g1_jac_t first, got;
     msm_opts_t o = {1, 0, 1, NULL};
     CHECK(msm_g1(&first, b, s, n, &o, NULL) == CUZK_OK, "msm_g1 failed");
@@ -182,13 +190,9 @@ static void thread_independence(msm_rng *rng)
 static void cancellation(msm_rng *rng)
 {
     const size_t n = 500;
-    fr_t t0, step;
-    fr_from_u64(&t0, 5);
-    fr_from_u64(&step, 7);
-    g1_affine_t *b = malloc(n * sizeof *b);
-    uint64_t *s = malloc(n * 32);
-    msm_linear_g1(b, n, &t0, &step);
-    fill_scalars(s, n, PAT_RANDOM, rng);
+    g1_affine_t *b;
+    uint64_t *s;
+    linear_input(n, 5, 7, rng, &b, &s);
     g1_jac_t plain, got, mark;
     memset(&mark, 0xA5, sizeof mark);
     atomic_bool flag;

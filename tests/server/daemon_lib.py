@@ -47,13 +47,16 @@ def init(cuzk, proto, prefix="cuzk-daemon-test-"):
     return pb
 
 
-def main_args(prefix):
-    """Parse the daemon tests' --cuzk, --bench, --proto and call init(); returns (args, pb)."""
+def main_args(prefix, extra=()):
+    """Parse the daemon tests' --cuzk, --bench, --proto (and `extra`: (flag, add_argument
+    keywords) pairs of the calling script) and call init(); returns (args, pb)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cuzk", required=True)
     ap.add_argument("--bench", required=True)
     ap.add_argument("--proto", required=True)
     ap.add_argument("--build", help="the build folder (tests of make install)")
+    for flag, kw in extra:
+        ap.add_argument(flag, **kw)
     args = ap.parse_args()
     return args, init(args.cuzk, args.proto, prefix)
 

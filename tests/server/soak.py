@@ -12,7 +12,7 @@ cancelled it, or failed with a stated reason; none lost across the restart; the 
 counters back at zero; RSS back near its level after the warm-up. --minutes sets the load
 phase (the make test version runs 2 minutes; `ctest -L soak` a longer one).
 Prints "N passed, N failed" and exits non-zero on any failure."""
-import argparse, os, random, signal, socket, sys, threading, time
+import os, random, signal, socket, sys, threading, time
 
 import grpc
 
@@ -20,15 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--cuzk", required=True)
-ap.add_argument("--bench", required=True)
-ap.add_argument("--proto", required=True)
-ap.add_argument("--minutes", type=float, default=2.0)
-ap.add_argument("--clients", type=int, default=4)
-ap.add_argument("--seed", type=int, default=20)
-args = ap.parse_args()
-pb = lib.init(args.cuzk, args.proto, prefix="cuzk-soak-")
+args, pb = lib.main_args("cuzk-soak-", [("--minutes", {"type": float, "default": 2.0}), ("--clients", {"type": int, "default": 4}), ("--seed", {"type": int, "default": 20})])
 TMP = lib.TMP
 
 
