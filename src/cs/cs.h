@@ -108,8 +108,6 @@ static inline void cs_lc_add_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, &FR_ONE
 static inline void cs_lc_sub_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, cs_neg_one()); }
 /* lc += scale * src (scale NULL means 1). src is not modified. */
 void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale);
-/* Copy src into lc (lc's previous terms are dropped). */
-void cs_lc_copy(cs_lc *lc, const cs_lc *src);
 /* Sort by variable (inputs after aux in the cs_var order), merge repeats, drop zeros. */
 void cs_lc_normalize(cs_lc *lc);
 

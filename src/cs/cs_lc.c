@@ -215,12 +215,6 @@ void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale)
     }
 }
 
-void cs_lc_copy(cs_lc *lc, const cs_lc *src)
-{
-    cs_lc_clear(lc);
-    cs_lc_add_lc(lc, src, NULL);
-}
-
 static int term_cmp(const void *x, const void *y)
 {
     cs_var a = ((const cs_term *)x)->var, b = ((const cs_term *)y)->var;

@@ -173,9 +173,6 @@ cuzk_status groth16_prove_finish(groth16_pending_t *pending, unsigned threads, g
 /* Release a pending handle without finishing it (e.g. on cancel). NULL is a no-op. */
 void groth16_pending_free(groth16_pending_t *pending);
 
-/* Bytes a pending handle holds (for memory accounting). */
-size_t groth16_pending_bytes(const groth16_pending_t *pending);
-
 /* start then finish with r, s from groth16_random_rs (asg->release_abc is called once, also
  * when drawing r, s fails). */
 cuzk_status groth16_prove(const groth16_params_t *params, const groth16_assignment_t *asg, unsigned threads,

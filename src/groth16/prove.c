@@ -418,15 +418,6 @@ void groth16_pending_free(groth16_pending_t *p)
     free(p);
 }
 
-size_t groth16_pending_bytes(const groth16_pending_t *p)
-{
-    if (!p)
-        return 0;
-    if (p->sw.ones)
-        return sizeof *p + (p->nvars / 64 + 1) * 8 * (p->sw.b_density ? 3 : 2) + p->sw.n_big * 32;
-    return sizeof *p + p->n_b * 4 * sizeof(uint64_t);
-}
-
 cuzk_status groth16_prove(const groth16_params_t *params, const groth16_assignment_t *asg, unsigned threads,
                           groth16_proof_t *proof, cuzk_error *err)
 {
