@@ -134,7 +134,7 @@ static void normalize_lines(g2_prepared_t *out)
     out->normalized = true;
 }
 
-void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)
+void pairing_prepare_g2_once(g2_prepared_t *out, const g2_affine_t *q)
 {
     memset(out, 0, sizeof *out);
     out->infinity = fp2_is_zero(&q->x) && fp2_is_zero(&q->y);
@@ -150,7 +150,13 @@ void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)
             k++;
         }
     }
-    normalize_lines(out);
+}
+
+void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q)
+{
+    pairing_prepare_g2_once(out, q);
+    if (!out->infinity)
+        normalize_lines(out);
 }
 
 /* Pairs per shared loop: the per-pair scalars live on the stack; more pairs run as several
@@ -296,7 +302,7 @@ void pairing(fp12_t *r, const g1_affine_t *p, const g2_affine_t *q)
 {
     g2_prepared_t prep;
     fp12_t f;
-    pairing_prepare_g2(&prep, q);
+    pairing_prepare_g2_once(&prep, q);
     const g2_prepared_t *qs[1] = {&prep};
     pairing_miller_loop(&f, p, qs, 1);
     pairing_final_exp(r, &f);

@@ -45,9 +45,15 @@ typedef struct {
     bool normalized;
 } g2_prepared_t;
 
-/* Prepare q (any affine point; infinity is x = y = 0). About as costly as one Miller
- * loop's line products: prepare once per key point. */
+/* Prepare q (any affine point; infinity is x = y = 0), normalised. About as costly as one
+ * Miller loop's line products: prepare once per key point. */
 void pairing_prepare_g2(g2_prepared_t *out, const g2_affine_t *q);
+
+/* Prepare q for a single Miller loop (a proof's B, a one-off check): the same lines left
+ * as computed (`normalized` false). Normalising costs 5 Fp2 products a line and one Fp2
+ * inversion and saves 3 Fp2 products a line in every loop, so it pays only for a point
+ * used in more than one loop. Same arguments and results as pairing_prepare_g2. */
+void pairing_prepare_g2_once(g2_prepared_t *out, const g2_affine_t *q);
 
 /* f = prod_i f_{x, Q_i}(P_i) (no final exponentiation), over n pairs: p is an array of n
  * points, q an array of n pointers to prepared points. One shared loop (one Fp12 squaring

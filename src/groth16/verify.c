@@ -10,7 +10,7 @@ void groth16_prepare_vk(groth16_pvk_t *pvk, const groth16_vk_t *vk)
     g1_affine_t neg_alpha;
     g2_prepared_t beta;
     g1_affine_neg(&neg_alpha, &vk->alpha_g1);
-    pairing_prepare_g2(&beta, &vk->beta_g2);
+    pairing_prepare_g2_once(&beta, &vk->beta_g2);
     const g2_prepared_t *q[1] = {&beta};
     pairing_miller_loop(&pvk->miller_neg_alpha_beta, &neg_alpha, q, 1);
     pairing_prepare_g2(&pvk->gamma_g2, &vk->gamma_g2);
@@ -72,7 +72,7 @@ cuzk_status groth16_verify(const groth16_pvk_t *pvk, const fr_t *inputs, size_t 
      * value prepared with the key */
     g1_affine_t p[3];
     g2_prepared_t b_prep;
-    pairing_prepare_g2(&b_prep, &proof->b);
+    pairing_prepare_g2_once(&b_prep, &proof->b);
     const g2_prepared_t *q[3] = {&b_prep, &pvk->gamma_g2, &pvk->delta_g2};
     p[0] = proof->a;
     g1_affine_from_jac(&p[1], &acc);

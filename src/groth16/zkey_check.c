@@ -76,8 +76,8 @@ static bool same_scalar(const g1_affine_t *p1, const g2_affine_t *p2)
     g1_generator(&p[1]);
     g1_affine_neg(&p[1], &p[1]);
     g2_generator(&g2);
-    pairing_prepare_g2(&q[0], &g2);
-    pairing_prepare_g2(&q[1], p2);
+    pairing_prepare_g2_once(&q[0], &g2);
+    pairing_prepare_g2_once(&q[1], p2);
     const g2_prepared_t *qs[2] = {&q[0], &q[1]};
     bool ok = pairing_product_is_one(p, qs, 2);
     free(q);
