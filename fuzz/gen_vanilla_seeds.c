@@ -3,7 +3,7 @@
  *   c1_bincode/  the same C1 as bare and C2Input bincode, and a link to the real 8 MiB C1
  *   post/        synthetic 2 KiB WindowPoSt / WinningPoSt proofs, a link to the real 32 GiB one
  *   snap/        synthetic 2 KiB SnapDeals PartitionProofs (both variants)
- * (synthetic = filecoin/vanilla/synthetic.h: right shapes, random canonical values). The real
+ * (synthetic = filecoin/testkit/synthetic.h: right shapes, random canonical values). The real
  * fixtures are linked, not copied. Built by the ordinary build; run by fuzz/run_short.sh.
  * Usage: gen_vanilla_seeds <dir> <fixtures dir>. Exit 0 on success. */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "filecoin/vanilla.h"
-#include "filecoin/vanilla/synthetic.h"
+#include "filecoin/testkit/synthetic.h"
 
 static const char *DIR_;
 

@@ -25,8 +25,8 @@
 
 #include "check.h"
 #include "filecoin/circuits/porep.h"
-#include "filecoin/seal/fixtures.h"
-#include "filecoin/seal/seal.h"
+#include "filecoin/testkit/fixtures.h"
+#include "filecoin/testkit/seal.h"
 
 static double cpu_now(void)
 {

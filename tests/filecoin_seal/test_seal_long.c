@@ -11,10 +11,10 @@
 #include "check.h"
 #include "filecoin/circuits/porep.h"
 #include "filecoin/circuits/post.h"
-#include "filecoin/seal/c1_gen.h"
-#include "filecoin/seal/post_gen.h"
-#include "filecoin/seal/seal.h"
-#include "filecoin/seal/snap_gen.h"
+#include "filecoin/testkit/c1_gen.h"
+#include "filecoin/testkit/post_gen.h"
+#include "filecoin/testkit/seal.h"
+#include "filecoin/testkit/snap_gen.h"
 #include "filecoin/vanilla.h"
 
 static double now(void)

@@ -12,7 +12,7 @@
 #include "common/file_io.h"
 #include "field/fr.h"
 #include "filecoin/vanilla.h"
-#include "filecoin/vanilla/synthetic.h"
+#include "filecoin/testkit/synthetic.h"
 #include "gadgets/poseidon.h"
 
 static const uint64_t CHALLENGES[10] = {707914199, 439148358, 967788220, 548708700, 1061661429,

@@ -13,9 +13,9 @@
 
 #include "check.h"
 #include "filecoin/circuits/post.h"
-#include "filecoin/seal/fixtures.h"
-#include "filecoin/seal/seal.h"
-#include "filecoin/seal/snap_gen.h"
+#include "filecoin/testkit/fixtures.h"
+#include "filecoin/testkit/seal.h"
+#include "filecoin/testkit/snap_gen.h"
 
 #define MAXS 4
 

@@ -13,9 +13,9 @@
 #include "check.h"
 #include "filecoin/challenges.h"
 #include "filecoin/circuits/snap.h"
-#include "filecoin/seal/fixtures.h"
-#include "filecoin/seal/seal.h"
-#include "filecoin/seal/snap_gen.h"
+#include "filecoin/testkit/fixtures.h"
+#include "filecoin/testkit/seal.h"
+#include "filecoin/testkit/snap_gen.h"
 #include "tree_util.h"
 
 static bool eq_hex(const uint8_t b[32], const char *hex)

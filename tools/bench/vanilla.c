@@ -3,7 +3,7 @@
  * trees 8-8-0, parses in <= ~300 ms on one core, allocating a small multiple of the parsed
  * structure).
  *
- * The C1 is synthetic (filecoin/vanilla/synthetic.h: random canonical values, the registered
+ * The C1 is synthetic (filecoin/testkit/synthetic.h: random canonical values, the registered
  * proof's exact shapes), written as serde JSON, as Curio's envelope (the JSON in base64, the
  * ~51 MB a daemon receives for 32 GiB) and as bincode; the source structure is then
  * freed and returned to the system, the peak-RSS mark reset (/proc/self/clear_refs 5), and
@@ -20,7 +20,7 @@
 
 #include "bench.h"
 #include "filecoin/vanilla.h"
-#include "filecoin/vanilla/synthetic.h"
+#include "filecoin/testkit/synthetic.h"
 
 static const char USAGE[] =
     "usage: cuzk-bench vanilla [--size 2k|8m|512m|32g|64g] [--runs N] [--json]\n"

@@ -13,8 +13,8 @@
  * Thread-safety: a sparse tree's view may be used from several threads (an internal mutex
  * guards the caches); the leaf model must be thread-safe for reading.
  */
-#ifndef CUZK_FILECOIN_SEAL_SPARSE_H
-#define CUZK_FILECOIN_SEAL_SPARSE_H
+#ifndef CUZK_FILECOIN_TESTKIT_SPARSE_H
+#define CUZK_FILECOIN_TESTKIT_SPARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* Field-element encodings of replica nodes; contracts in encode.h. */
-#include "filecoin/seal/encode.h"
+#include "filecoin/testkit/encode.h"
 
 static cuzk_status load(fr_t *x, const uint8_t b[32], const char *what, cuzk_error *err)
 {

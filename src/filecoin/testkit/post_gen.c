@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "filecoin/challenges.h"
-#include "filecoin/seal/post_gen.h"
+#include "filecoin/testkit/post_gen.h"
 
 cuzk_status fc_post_generate(const fc_post_proof *p, const uint8_t randomness[32], uint32_t k, uint32_t sector_pos,
                              const fc_post_sector *s, fc_post_vanilla *out, cuzk_error *err)

@@ -11,15 +11,15 @@
  * log2 N - log2 P - log2 A; for each of its challenges c (fc_snap_challenges over comm_r_new)
  * the inclusion proofs of leaf c in tree R_old, tree D_new and tree R_new.
  */
-#ifndef CUZK_FILECOIN_SEAL_SNAP_GEN_H
-#define CUZK_FILECOIN_SEAL_SNAP_GEN_H
+#ifndef CUZK_FILECOIN_TESTKIT_SNAP_GEN_H
+#define CUZK_FILECOIN_TESTKIT_SNAP_GEN_H
 
 #include <stdint.h>
 
 #include "common/status.h"
 #include "filecoin/registry.h"
-#include "filecoin/seal/post_gen.h"
-#include "filecoin/seal/seal.h"
+#include "filecoin/testkit/post_gen.h"
+#include "filecoin/testkit/seal.h"
 #include "filecoin/seal/tree.h"
 #include "filecoin/vanilla.h"
 

@@ -7,9 +7,9 @@
 #include "common/hex.h"
 #include "filecoin/challenges.h"
 #include "filecoin/merkle_proof.h"
-#include "filecoin/seal/encode.h"
+#include "filecoin/testkit/encode.h"
 #include "filecoin/seal/par.h"
-#include "filecoin/seal/snap_gen.h"
+#include "filecoin/testkit/snap_gen.h"
 
 #define CHUNK_NODES 4096u
 

@@ -9,8 +9,8 @@
  *
  * Pure functions on caller buffers; thread-safe.
  */
-#ifndef CUZK_FILECOIN_SEAL_FR32_H
-#define CUZK_FILECOIN_SEAL_FR32_H
+#ifndef CUZK_FILECOIN_TESTKIT_FR32_H
+#define CUZK_FILECOIN_TESTKIT_FR32_H
 
 #include <stdint.h>
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/seal/sparse.h"
+#include "filecoin/testkit/sparse.h"
 
 typedef struct {
     uint64_t key; /* idx * 64 + level + 1; 0 = empty */

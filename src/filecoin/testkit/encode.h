@@ -7,8 +7,8 @@
  *
  * All values are canonical little-endian field encodings. Pure; thread-safe.
  */
-#ifndef CUZK_FILECOIN_SEAL_ENCODE_H
-#define CUZK_FILECOIN_SEAL_ENCODE_H
+#ifndef CUZK_FILECOIN_TESTKIT_ENCODE_H
+#define CUZK_FILECOIN_TESTKIT_ENCODE_H
 
 #include <stdint.h>
 

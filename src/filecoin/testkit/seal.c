@@ -9,10 +9,10 @@
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/merkle_proof.h"
-#include "filecoin/seal/encode.h"
+#include "filecoin/testkit/encode.h"
 #include "filecoin/seal/par.h"
 #include "filecoin/seal/sdr.h"
-#include "filecoin/seal/seal.h"
+#include "filecoin/testkit/seal.h"
 
 #define CHUNK_NODES 4096u /* nodes per work item: 127 KiB of unpadded data */
 

@@ -8,8 +8,8 @@
  * WindowPoSt; for WinningPoSt k and pos are ignored: always 0), and the proof holds one SectorProof with the tree
  * R_last inclusion proofs of those leaves in that order, comm_c and comm_r_last.
  */
-#ifndef CUZK_FILECOIN_SEAL_POST_GEN_H
-#define CUZK_FILECOIN_SEAL_POST_GEN_H
+#ifndef CUZK_FILECOIN_TESTKIT_POST_GEN_H
+#define CUZK_FILECOIN_TESTKIT_POST_GEN_H
 
 #include <stdint.h>
 

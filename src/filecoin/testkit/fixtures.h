@@ -23,16 +23,16 @@
  * seconds); PoSt about 100 hashes per sector; SnapDeals about 7,000 Poseidon hashes. Memory:
  * a few MB. Objects are immutable after creation; views are valid while they live.
  */
-#ifndef CUZK_FILECOIN_SEAL_FIXTURES_H
-#define CUZK_FILECOIN_SEAL_FIXTURES_H
+#ifndef CUZK_FILECOIN_TESTKIT_FIXTURES_H
+#define CUZK_FILECOIN_TESTKIT_FIXTURES_H
 
 #include <stdint.h>
 
 #include "common/status.h"
 #include "filecoin/registry.h"
-#include "filecoin/seal/c1_gen.h"
-#include "filecoin/seal/post_gen.h"
-#include "filecoin/seal/snap_gen.h"
+#include "filecoin/testkit/c1_gen.h"
+#include "filecoin/testkit/post_gen.h"
+#include "filecoin/testkit/snap_gen.h"
 
 typedef struct fc_sparse_porep fc_sparse_porep;
 /* A sparse sector whose C1 for `seed` is fully determined. Errors: CUZK_E_UNSUPPORTED

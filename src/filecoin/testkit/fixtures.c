@@ -6,10 +6,10 @@
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/merkle_proof.h"
-#include "filecoin/seal/encode.h"
-#include "filecoin/seal/fixtures.h"
+#include "filecoin/testkit/encode.h"
+#include "filecoin/testkit/fixtures.h"
 #include "filecoin/seal/sdr.h"
-#include "filecoin/seal/sparse.h"
+#include "filecoin/testkit/sparse.h"
 #include "gadgets/sha256_native.h"
 
 static const char PRF_TAG[] = "cuzk synthetic fixture";

@@ -1,5 +1,5 @@
 /* Fr32 padding and unpadding with a 64-bit bit buffer; contracts in fr32.h. */
-#include "filecoin/seal/fr32.h"
+#include "filecoin/testkit/fr32.h"
 
 uint64_t fc_fr32_padded_nodes(uint64_t n)
 {

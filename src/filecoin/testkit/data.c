@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/seal/fr32.h"
-#include "filecoin/seal/seal.h"
+#include "filecoin/testkit/fr32.h"
+#include "filecoin/testkit/seal.h"
 
 #define CHUNK_BYTES (1024u * 127u) /* unpadded bytes per chunk: 4,096 nodes */
 

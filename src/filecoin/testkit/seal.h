@@ -20,15 +20,15 @@
  * use `threads` threads; labelling is sequential within a layer (sdr.h: one labelling thread
  * and one thread computing graph parents ahead).
  */
-#ifndef CUZK_FILECOIN_SEAL_SEAL_H
-#define CUZK_FILECOIN_SEAL_SEAL_H
+#ifndef CUZK_FILECOIN_TESTKIT_SEAL_H
+#define CUZK_FILECOIN_TESTKIT_SEAL_H
 
 #include <stdint.h>
 
 #include "common/status.h"
 #include "filecoin/registry.h"
-#include "filecoin/seal/c1_gen.h"
-#include "filecoin/seal/post_gen.h"
+#include "filecoin/testkit/c1_gen.h"
+#include "filecoin/testkit/post_gen.h"
 #include "filecoin/seal/store.h"
 #include "filecoin/seal/tree.h"
 

@@ -17,8 +17,8 @@
  *   encoding            a copy of labeling[L - 1]
  * The output's seed is the seed given (for every feature, as seal_commit_phase1 does).
  */
-#ifndef CUZK_FILECOIN_SEAL_C1_GEN_H
-#define CUZK_FILECOIN_SEAL_C1_GEN_H
+#ifndef CUZK_FILECOIN_TESTKIT_C1_GEN_H
+#define CUZK_FILECOIN_TESTKIT_C1_GEN_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
-/* Structurally valid random vanilla proofs; contracts in vanilla/synthetic.h. */
+/* Structurally valid random vanilla proofs; contracts in testkit/synthetic.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/vanilla/synthetic.h"
+#include "filecoin/testkit/synthetic.h"
 
 static uint64_t next(uint64_t *s)
 {

@@ -8,8 +8,8 @@
  * fc_snap_partition_free). Thread-safety: functions touch only their arguments. Errors:
  * CUZK_E_NOMEM, CUZK_E_INVALID_ARG (NULL proof type).
  */
-#ifndef CUZK_FILECOIN_VANILLA_SYNTHETIC_H
-#define CUZK_FILECOIN_VANILLA_SYNTHETIC_H
+#ifndef CUZK_FILECOIN_TESTKIT_SYNTHETIC_H
+#define CUZK_FILECOIN_TESTKIT_SYNTHETIC_H
 
 #include "filecoin/vanilla.h"
 
