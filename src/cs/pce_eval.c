@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "cs/cs_par.h"
+#include "common/par.h"
 #include "cs/pce.h"
 
 #define BLOCK_ROWS 8192u
@@ -59,7 +59,7 @@ static inline __attribute__((always_inline)) void eval_rows(const eval_job *j, i
     }
 }
 
-static void eval_block(void *arg, size_t item)
+static cuzk_status eval_block(void *arg, uint64_t item, unsigned worker, cuzk_error *err)
 {
     const eval_job *j = arg;
     int m = j->mats[item / j->blocks];
@@ -70,6 +70,7 @@ static void eval_block(void *arg, size_t item)
         eval_rows(j, m, lo, hi, true);
     else
         eval_rows(j, m, lo, hi, false);
+    return CUZK_OK;
 }
 
 static void run_eval(eval_job *j)
@@ -79,7 +80,7 @@ static void run_eval(eval_job *j)
     for (int m = 0; m < 3; m++)
         if (j->out[m])
             j->mats[n++] = m;
-    cs_par_for(n * j->blocks, j->threads, eval_block, j);
+    (void)cuzk_par_for(j->threads, n * j->blocks, eval_block, j, NULL);
 }
 
 cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, fr_t *b, fr_t *c, unsigned threads,
@@ -124,7 +125,7 @@ static bool row_holds(const fr_t *a, const fr_t *b, const fr_t *c)
     return !memcmp(&ab, c, sizeof *c);
 }
 
-static void check_block(void *arg, size_t item)
+static cuzk_status check_block(void *arg, uint64_t item, unsigned worker, cuzk_error *err)
 {
     check_job *j = arg;
     uint64_t lo = (uint64_t)item * BLOCK_ROWS, hi = lo + BLOCK_ROWS < j->rows ? lo + BLOCK_ROWS : j->rows;
@@ -133,16 +134,17 @@ static void check_block(void *arg, size_t item)
             uint64_t cur = atomic_load(&j->first_fail);
             while (r < cur && !atomic_compare_exchange_weak(&j->first_fail, &cur, r))
                 ;
-            return;
+            return CUZK_OK;
         }
     }
+    return CUZK_OK;
 }
 
 bool cs_pce_rows_hold(const cs_pce *p, const fr_t *a, const fr_t *b, const fr_t *c, unsigned threads, uint64_t *row)
 {
     check_job j = {.a = a, .b = b, .c = c, .rows = p->num_constraints};
     atomic_init(&j.first_fail, UINT64_MAX);
-    cs_par_for((size_t)((j.rows + BLOCK_ROWS - 1) / BLOCK_ROWS), threads, check_block, &j);
+    (void)cuzk_par_for(threads, (j.rows + BLOCK_ROWS - 1) / BLOCK_ROWS, check_block, &j, NULL);
     uint64_t f = atomic_load(&j.first_fail);
     if (f != UINT64_MAX && row)
         *row = f;

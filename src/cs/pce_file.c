@@ -11,7 +11,7 @@
 
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "cs/cs_par.h"
+#include "common/par.h"
 #include "cs/pce.h"
 
 #define PCE_MAGIC "CUZKPCE"
@@ -108,11 +108,12 @@ typedef struct {
     bool ok;
 } chunk;
 
-static void hash_chunk(void *arg, size_t i)
+static cuzk_status hash_chunk(void *arg, uint64_t i, unsigned worker, cuzk_error *err)
 {
     chunk *c = &((chunk *)arg)[i];
     unsigned dl = 0;
     c->ok = EVP_Digest(c->ptr, c->len, c->digest, &dl, EVP_sha256(), NULL) == 1 && dl == 32;
+    return CUZK_OK;
 }
 
 /* SHA-256(header bytes before the fingerprint || SHA-256 of every PCE_CHUNK chunk of every
@@ -130,7 +131,7 @@ static cuzk_status fingerprint(const pce_header *h, const void *const sec[S_COUN
     for (int s = 0; s < S_COUNT; s++)
         for (uint64_t o = 0; o < h->len[s]; o += PCE_CHUNK)
             c[k++] = (chunk){.ptr = (const uint8_t *)sec[s] + o, .len = h->len[s] - o < PCE_CHUNK ? h->len[s] - o : PCE_CHUNK};
-    cs_par_for(n, threads, hash_chunk, c);
+    (void)cuzk_par_for(threads, n, hash_chunk, c, NULL);
     cuzk_status st = CUZK_OK;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned dl = 0;
@@ -229,7 +230,7 @@ static bool block_ok(const cs_pce *p, int m, uint64_t lo, uint64_t hi)
     return true;
 }
 
-static void check_block(void *arg, size_t item)
+static cuzk_status check_block(void *arg, uint64_t item, unsigned worker, cuzk_error *err)
 {
     struct_job *j = arg;
     int m = (int)(item / j->blocks);
@@ -241,6 +242,7 @@ static void check_block(void *arg, size_t item)
         while (item < cur && !atomic_compare_exchange_weak(&j->bad, &cur, item))
             ;
     }
+    return CUZK_OK;
 }
 
 static uint64_t popcount(const uint64_t *w, uint64_t words)
@@ -260,7 +262,7 @@ static cuzk_status check_structure(const cs_pce *p, const char *path, unsigned t
                              (unsigned long long)p->m[m].nnz);
     struct_job j = {.p = p, .blocks = (size_t)((p->rows + CHECK_ROWS - 1) / CHECK_ROWS)};
     atomic_init(&j.bad, SIZE_MAX);
-    cs_par_for(3 * j.blocks, threads, check_block, &j);
+    (void)cuzk_par_for(threads, 3 * j.blocks, check_block, &j, NULL);
     size_t bad = atomic_load(&j.bad);
     if (bad != SIZE_MAX) {
         int m = (int)(bad / j.blocks);

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "cs/cs_par.h"
+#include "common/par.h"
 
 #define CHUNKS_PER_THREAD 4u
 
@@ -32,10 +32,11 @@ static void run_chunk(const chunk *c, const fr_t *w)
     }
 }
 
-static void run_item(void *arg, size_t i)
+static cuzk_status run_item(void *arg, uint64_t i, unsigned worker, cuzk_error *err)
 {
     job *j = arg;
     run_chunk(&j->chunks[i], j->w);
+    return CUZK_OK;
 }
 
 /* First row r with row_ptr[r] + r >= target (cost of rows before r), in [lo, rows]. */
@@ -95,7 +96,7 @@ cuzk_status cs_spmv_abc(fr_t *a, fr_t *b, fr_t *c, const cs_csr *A, const cs_csr
         (st = check("B", b, B, w, n_w, err)) != CUZK_OK ||
         (st = check("C", c, C, w, n_w, err)) != CUZK_OK)
         return st;
-    threads = cs_par_threads(threads);
+    threads = cuzk_par_threads(threads);
 
     size_t parts = threads == 1 ? 1 : (size_t)threads * CHUNKS_PER_THREAD;
     chunk *chunks = malloc(3 * parts * sizeof *chunks);
@@ -109,7 +110,7 @@ cuzk_status cs_spmv_abc(fr_t *a, fr_t *b, fr_t *c, const cs_csr *A, const cs_csr
             j.n_chunks += add_chunks(chunks + j.n_chunks, mats[k], outs[k], parts);
     }
 
-    cs_par_for(j.n_chunks, threads, run_item, &j);
+    (void)cuzk_par_for(threads, j.n_chunks, run_item, &j, NULL);
     free(chunks);
     return CUZK_OK;
 }

@@ -1,8 +1,8 @@
 /* Groth16 H in the bellperson and snarkjs forms over one shared core; contracts in h.h. */
 #include "poly/h.h"
 
+#include "common/par.h"
 #include "poly/ntt_engine.h"
-#include "poly/par.h"
 #include "poly/roots.h"
 
 size_t poly_h_len(poly_h_form form, size_t m)
@@ -21,11 +21,11 @@ typedef struct {
 } combine_job;
 
 /* a_i <- a_i b_i - c_i on this thread's range */
-static void combine_worker(par_team *team, unsigned tid, unsigned nthreads, void *arg)
+static void combine_worker(cuzk_par_team *team, unsigned tid, unsigned nthreads, void *arg)
 {
     const combine_job *job = arg;
     size_t lo, hi;
-    par_range(job->m, tid, nthreads, &lo, &hi);
+    cuzk_par_range(job->m, tid, nthreads, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
         fr_t t;
         fr_mul(&t, &job->a[i], &job->b[i]);
@@ -81,7 +81,7 @@ cuzk_status poly_h_compute(fr_t *a, fr_t *b, fr_t *c, unsigned log2_m, poly_h_fo
     }
 
     combine_job job = {.a = a, .b = b, .c = c, .m = m};
-    par_run(par_useful_threads(m, threads), combine_worker, &job);
+    cuzk_par_run(cuzk_par_useful_threads(m, NTT_PAR_GRAIN, threads), combine_worker, &job);
     if (form == POLY_H_SNARKJS)
         return CUZK_OK;
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "common/cancel.h"
+#include "common/par.h"
 #include "field/cpu.h"
-#include "poly/par.h"
 
 #define TW_CHUNK 64          /* twiddles computed at once in a strided stage */
 
@@ -131,17 +131,17 @@ static void strided_stage(const ntt_job *job, unsigned s, size_t jlo, size_t jhi
     }
 }
 
-static void ntt_worker(par_team *team, unsigned tid, unsigned nthreads, void *arg)
+static void ntt_worker(cuzk_par_team *team, unsigned tid, unsigned nthreads, void *arg)
 {
     const ntt_job *job = arg;
     const ntt_plan *p = job->p;
     fr_t *v = job->v;
     size_t lo, hi;
 
-    par_range(job->n, tid, nthreads, &lo, &hi);
+    cuzk_par_range(job->n, tid, nthreads, &lo, &hi);
     if (p->pre) {
         scale_range(v, lo, hi, &p->pre_c, &p->pre_base);
-        par_barrier(team);
+        cuzk_par_barrier(team);
     }
     unsigned rshift = 32 - job->k;
     for (size_t i = lo; i < hi; i++) {
@@ -152,24 +152,24 @@ static void ntt_worker(par_team *team, unsigned tid, unsigned nthreads, void *ar
             v[j] = t;
         }
     }
-    par_barrier(team);
+    cuzk_par_barrier(team);
 
     /* once cancelled every member skips the remaining work but still meets the barriers */
     size_t nblocks = job->n >> job->block_log;
-    par_range(nblocks, tid, nthreads, &lo, &hi);
+    cuzk_par_range(nblocks, tid, nthreads, &lo, &hi);
     for (size_t b = lo; b < hi && !cuzk_cancel_is_set(job->cancel); b++)
         block_stages(v + (b << job->block_log), job);
-    par_barrier(team);
+    cuzk_par_barrier(team);
 
     for (unsigned s = job->block_log; s < job->k; s++) {
-        par_range((size_t)1 << s, tid, nthreads, &lo, &hi);
+        cuzk_par_range((size_t)1 << s, tid, nthreads, &lo, &hi);
         if (!cuzk_cancel_is_set(job->cancel))
             strided_stage(job, s, lo, hi);
-        par_barrier(team);
+        cuzk_par_barrier(team);
     }
 
     if (p->post) {
-        par_range(job->n, tid, nthreads, &lo, &hi);
+        cuzk_par_range(job->n, tid, nthreads, &lo, &hi);
         scale_range(v, lo, hi, &p->post_c, &p->post_base);
     }
 }
@@ -266,7 +266,7 @@ cuzk_status ntt_engine_run(fr_t *v, const ntt_plan *p, unsigned threads)
         return CUZK_E_NOMEM;
     }
 #endif
-    par_run(par_useful_threads(job.n, threads), ntt_worker, &job);
+    cuzk_par_run(cuzk_par_useful_threads(job.n, NTT_PAR_GRAIN, threads), ntt_worker, &job);
     free(tables);
     free(vtables);
     return cuzk_cancel_is_set(job.cancel) ? CUZK_E_CANCELLED : CUZK_OK;

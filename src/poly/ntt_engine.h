@@ -36,6 +36,8 @@
 #include "field/fr.h"
 
 #define NTT_BLOCK_LOG 13
+/* Fr elements one thread of an NTT or H pass gets at least (cuzk_par_useful_threads) */
+#define NTT_PAR_GRAIN ((size_t)1 << 12)
 
 typedef struct {
     unsigned log2_n;

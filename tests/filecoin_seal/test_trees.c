@@ -11,9 +11,9 @@
 #include "field/fr.h"
 #include "filecoin/merkle_proof.h"
 #include "filecoin/registry.h"
+#include "filecoin/seal/tree.h"
 #include "filecoin/testkit/fr32.h"
 #include "filecoin/testkit/sparse.h"
-#include "filecoin/seal/tree.h"
 
 static void hex32(uint8_t out[32], const char *hex)
 {

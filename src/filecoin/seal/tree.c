@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/seal/par.h"
+#include "common/par.h"
 #include "filecoin/seal/tree.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/sha256_native.h"
@@ -201,7 +201,7 @@ cuzk_status fc_full_tree_build(fc_full_tree *t, unsigned threads, uint8_t root[3
         c.level = l;
         c.parents = fc_tree_row_nodes(&t->shape, l + 1);
         uint64_t items = (c.parents + BUILD_ITEM_PARENTS - 1) / BUILD_ITEM_PARENTS;
-        st = fc_par_for(threads, items, build_item, &c, err);
+        st = cuzk_par_for(threads, items, build_item, &c, err);
     }
     free(c.scratch);
     if (st == CUZK_OK && root)

@@ -5,8 +5,8 @@
 
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
-#include "filecoin/testkit/c1_gen.h"
 #include "filecoin/seal/sdr.h"
+#include "filecoin/testkit/c1_gen.h"
 
 static cuzk_status column_proof(const fc_porep_view *v, uint64_t node, fc_column_proof *out, cuzk_error *err)
 {

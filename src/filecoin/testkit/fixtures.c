@@ -6,9 +6,9 @@
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/merkle_proof.h"
+#include "filecoin/seal/sdr.h"
 #include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/fixtures.h"
-#include "filecoin/seal/sdr.h"
 #include "filecoin/testkit/sparse.h"
 #include "gadgets/sha256_native.h"
 

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/par.h"
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/merkle_proof.h"
-#include "filecoin/testkit/encode.h"
-#include "filecoin/seal/par.h"
 #include "filecoin/seal/sdr.h"
+#include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/seal.h"
 
 #define CHUNK_NODES 4096u /* nodes per work item: 127 KiB of unpadded data */
@@ -73,14 +73,14 @@ static cuzk_status replica_item(void *p, uint64_t item, unsigned worker, cuzk_er
     return st == CUZK_OK ? fc_full_tree_put_leaves(&s->tree_r, first, n, (const uint8_t(*)[32])data, err) : st;
 }
 
-static cuzk_status fill_leaves(fc_sector *s, unsigned threads, fc_par_fn fn, size_t nodes_per_worker,
+static cuzk_status fill_leaves(fc_sector *s, unsigned threads, cuzk_par_fn fn, size_t nodes_per_worker,
                                cuzk_error *err)
 {
     leaves_ctx c = {.s = s, .scratch = malloc(nodes_per_worker * CHUNK_NODES * 32 * threads)};
     if (!c.scratch)
         return cuzk_fail(err, CUZK_E_NOMEM, "leaf buffers");
     uint64_t items = (s->proof->shape->nodes + CHUNK_NODES - 1) / CHUNK_NODES;
-    cuzk_status st = fc_par_for(threads, items, fn, &c, err);
+    cuzk_status st = cuzk_par_for(threads, items, fn, &c, err);
     free(c.scratch);
     return st;
 }

@@ -27,10 +27,10 @@
 
 #include "common/status.h"
 #include "filecoin/registry.h"
-#include "filecoin/testkit/c1_gen.h"
-#include "filecoin/testkit/post_gen.h"
 #include "filecoin/seal/store.h"
 #include "filecoin/seal/tree.h"
+#include "filecoin/testkit/c1_gen.h"
+#include "filecoin/testkit/post_gen.h"
 
 #define FC_MAX_LAYERS 11
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "common/hex.h"
+#include "common/par.h"
 #include "filecoin/challenges.h"
 #include "filecoin/merkle_proof.h"
 #include "filecoin/testkit/encode.h"
-#include "filecoin/seal/par.h"
 #include "filecoin/testkit/snap_gen.h"
 
 #define CHUNK_NODES 4096u
@@ -226,7 +226,7 @@ cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_u
     if (st == CUZK_OK)
         st = fc_full_tree_create(&out->tree_r_new, &old->tree_r.shape, dir, "tree-r-new", err);
     if (st == CUZK_OK)
-        st = fc_par_for(threads, (sh->nodes + CHUNK_NODES - 1) / CHUNK_NODES, encode_item, &c, err);
+        st = cuzk_par_for(threads, (sh->nodes + CHUNK_NODES - 1) / CHUNK_NODES, encode_item, &c, err);
     free(c.rho);
     free(c.scratch);
     if (st == CUZK_OK)

@@ -18,9 +18,9 @@
 
 #include "common/status.h"
 #include "filecoin/registry.h"
+#include "filecoin/seal/tree.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
-#include "filecoin/seal/tree.h"
 #include "filecoin/vanilla.h"
 
 /* What the partition proofs read: the three trees (tree R shapes and a binary SHA-256 tree
