@@ -1,4 +1,4 @@
-/* "key=value" parameters of `cuzk circuit-info` circuits (gadgets/builtin.h and the
+/* "key=value" parameters of `cuzk circuit-info` circuits (gadgets/circuits.h and the
  * Filecoin families of filecoin/circuit_info.h).
  *
  * A parameter string holds one pair or several comma-separated pairs ("base=8,sub=8,top=2");

@@ -1,10 +1,10 @@
-/* Built-in gadget-level circuits; contracts in builtin.h. */
+/* Gadget-level circuits; contracts in circuits.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gadgets/builtin.h"
 #include "gadgets/circuit_params.h"
+#include "gadgets/circuits.h"
 #include "gadgets/create_label.h"
 #include "gadgets/merkle.h"
 #include "gadgets/poseidon.h"
@@ -197,7 +197,7 @@ static cuzk_status synth(cs_t *cs, const char *name, const circuit_params *k, ui
                      "hash-md, por, create-label, hash-leaf-bits)", name);
 }
 
-cuzk_status gadgets_builtin_synthesize(cs_t *cs, const char *name, const char *const *params,
+cuzk_status gadgets_circuit_synthesize(cs_t *cs, const char *name, const char *const *params,
                                        size_t nparams, uint64_t seed, cuzk_error *err)
 {
     circuit_params k;
@@ -218,7 +218,7 @@ cuzk_status gadgets_circuit_info(const char *name, const char *const *params, si
     cuzk_status st = cs_init(&cs, CS_SHAPE, CS_TRACK_DENSITY);
     if (st)
         return cuzk_fail(err, st, "%s", cs.err.msg);
-    st = gadgets_builtin_synthesize(&cs, name, params, nparams, 1, err);
+    st = gadgets_circuit_synthesize(&cs, name, params, nparams, 1, err);
     if (st == CUZK_OK)
         cs_get_counts(&cs, out);
     cs_free(&cs);

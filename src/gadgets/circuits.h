@@ -1,4 +1,4 @@
-/* Built-in gadget-level circuits for `cuzk circuit-info` and for tests that need a
+/* Gadget-level circuits for `cuzk circuit-info` and for tests that need a
  * Filecoin-shaped circuit with a valid witness (issue 5).
  *
  * Circuits and parameters (each parameter "key=value"; a parameter may also hold several
@@ -26,12 +26,12 @@
  * Errors: CUZK_E_UNSUPPORTED (unknown circuit or key), CUZK_E_INVALID_ARG (bad value, named
  * in the message), or the cs's synthesis error. Thread-safe for distinct cs.
  */
-#ifndef CUZK_GADGETS_BUILTIN_H
-#define CUZK_GADGETS_BUILTIN_H
+#ifndef CUZK_GADGETS_CIRCUITS_H
+#define CUZK_GADGETS_CIRCUITS_H
 
 #include "cs/cs.h"
 
-cuzk_status gadgets_builtin_synthesize(cs_t *cs, const char *name, const char *const *params,
+cuzk_status gadgets_circuit_synthesize(cs_t *cs, const char *name, const char *const *params,
                                        size_t nparams, uint64_t seed, cuzk_error *err);
 
 /* Shape-mode synthesis with density tracking; fills *out. */

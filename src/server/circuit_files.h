@@ -1,7 +1,7 @@
 /* Startup check of the daemon's [[circuits]] entries: each .r1cs and .zkey exists, is a
  * readable regular file, and its header describes a BLS12-381 circuit that matches its
  * partner, without loading the constraint matrices or the key's points (those stay lazy:
- * registry.h loads them on first use or PreloadSRS).
+ * circuit_registry.h loads them on first use or PreloadSRS).
  *
  * What is read: the iden3 container's section table (cs/iden3_bin.h: one 12-byte header per
  * section), the .r1cs header section 1 (iden3 r1csfile doc/r1cs_bin_format.md: n8, prime,

@@ -1,5 +1,5 @@
-/* Circuit registry (registry.h). */
-#include "server/registry.h"
+/* Circuit registry (circuit_registry.h). */
+#include "server/circuit_registry.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * Thread-safety: every function may be called from any thread. Loading happens outside
  * the registry lock (one loader per entry; other acquirers of the same entry wait for it).
  */
-#ifndef CUZK_SERVER_REGISTRY_H
-#define CUZK_SERVER_REGISTRY_H
+#ifndef CUZK_SERVER_CIRCUIT_REGISTRY_H
+#define CUZK_SERVER_CIRCUIT_REGISTRY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,9 +10,9 @@
 #include "engine/builtin/builtin.h"
 #include "engine/engine.h"
 #include "engine/filecoin/fc_job.h"
+#include "server/circuit_registry.h"
 #include "server/journal.h"
 #include "server/metrics.h"
-#include "server/registry.h"
 #include "server/service.h"
 
 typedef enum {

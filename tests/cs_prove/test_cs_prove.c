@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "cs/spmv.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 #include "groth16/groth16.h"
 
 typedef struct {
@@ -43,7 +43,7 @@ static void run(const circuit *c, int hint_kind)
     cuzk_error err = {0};
     cs_t rec, wit, pr;
     CHECK(cs_init(&rec, CS_RECORD, 0) == CUZK_OK, "init record");
-    CHECK(gadgets_builtin_synthesize(&rec, c->name, c->params, c->np, seed, &err) == CUZK_OK, "record %s: %s",
+    CHECK(gadgets_circuit_synthesize(&rec, c->name, c->params, c->np, seed, &err) == CUZK_OK, "record %s: %s",
           c->name, err.msg);
     cs_matrices mx;
     CHECK(cs_take_matrices(&rec, &mx) == CUZK_OK, "take matrices");
@@ -54,7 +54,7 @@ static void run(const circuit *c, int hint_kind)
         m *= 2;
 
     CHECK(cs_init(&wit, CS_WITNESS, 0) == CUZK_OK, "init witness");
-    gadgets_builtin_synthesize(&wit, c->name, c->params, c->np, seed, &err);
+    gadgets_circuit_synthesize(&wit, c->name, c->params, c->np, seed, &err);
     fr_t *win, *wax;
     uint64_t wni, wna;
     CHECK(cs_take_witness(&wit, &win, &wni, &wax, &wna) == CUZK_OK && wni == ni && wna == na, "witness counts");
@@ -67,7 +67,7 @@ static void run(const circuit *c, int hint_kind)
     else if (hint_kind == 2)
         h = (cs_prove_hint){(nc + ni) / 3, 1, na / 2};
     CHECK(cs_init_prove(&pr, hint_kind ? &h : NULL, 0) == CUZK_OK, "init prove");
-    CHECK(gadgets_builtin_synthesize(&pr, c->name, c->params, c->np, seed, &err) == CUZK_OK, "prove synth");
+    CHECK(gadgets_circuit_synthesize(&pr, c->name, c->params, c->np, seed, &err) == CUZK_OK, "prove synth");
     cs_assignment as;
     CHECK(cs_take_assignment(&pr, m, &as) == CUZK_OK, "take assignment: %s", pr.err.msg);
     cs_free(&pr);

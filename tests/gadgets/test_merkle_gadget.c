@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "gadget_util.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 #include "gadgets/create_label.h"
 #include "gadgets/merkle.h"
 
@@ -71,7 +71,7 @@ static void test_check(void)
         cuzk_error e;
         cs_init(&cs, CS_CHECK, 0);
         const char *p[1] = {params[i]};
-        cuzk_status st = gadgets_builtin_synthesize(&cs, "por", p, 1, 42 + i, &e);
+        cuzk_status st = gadgets_circuit_synthesize(&cs, "por", p, 1, 42 + i, &e);
         CHECK(st == CUZK_OK, "%s: %s", params[i], st ? e.msg : "");
         CHECK(cs_check_satisfied(&cs, NULL, NULL, 0), "por witness satisfied: %s", params[i]);
         cs_free(&cs);

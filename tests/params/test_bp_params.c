@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "cs/spmv.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 #include "groth16/bellperson_params.h"
 
 static const char *const POR[] = {"hasher=poseidon", "arity=8", "leaves=64"};
@@ -83,7 +83,7 @@ static bool build_circuit(circuit *c)
     cuzk_error err = {0};
     cs_t cs;
     cs_init(&cs, CS_RECORD, 0);
-    cuzk_status st = gadgets_builtin_synthesize(&cs, "por", POR, NPOR, 7, &err);
+    cuzk_status st = gadgets_circuit_synthesize(&cs, "por", POR, NPOR, 7, &err);
     cs_get_counts(&cs, &c->counts);
     if (!st)
         st = cs_take_matrices(&cs, &c->mats);
@@ -95,7 +95,7 @@ static bool build_circuit(circuit *c)
           (unsigned long long)c->counts.constraints);
     fr_t *in, *aux;
     cs_init(&cs, CS_WITNESS, 0);
-    st = gadgets_builtin_synthesize(&cs, "por", POR, NPOR, 7, &err);
+    st = gadgets_circuit_synthesize(&cs, "por", POR, NPOR, 7, &err);
     if (!st)
         st = cs_take_witness(&cs, &in, &c->n_in, &aux, &c->n_aux);
     cs_free(&cs);

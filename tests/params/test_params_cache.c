@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "cs/spmv.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
@@ -31,7 +31,7 @@ static fr_t *witness(uint64_t *nv)
     fr_t *in, *aux;
     uint64_t ni, na;
     cs_init(&cs, CS_WITNESS, 0);
-    gadgets_builtin_synthesize(&cs, "por", POR, 3, 5, NULL);
+    gadgets_circuit_synthesize(&cs, "por", POR, 3, 5, NULL);
     cs_take_witness(&cs, &in, &ni, &aux, &na);
     cs_free(&cs);
     fr_t *w = malloc((ni + na) * sizeof *w);
@@ -95,7 +95,7 @@ int main(void)
     cs_t cs;
     cs_matrices mx;
     cs_init(&cs, CS_RECORD, 0);
-    gadgets_builtin_synthesize(&cs, "por", POR, 3, 5, NULL);
+    gadgets_circuit_synthesize(&cs, "por", POR, 3, 5, NULL);
     cs_take_matrices(&cs, &mx);
     cs_free(&cs);
     groth16_circuit_t circ = {&mx.a, &mx.b, &mx.c, mx.num_constraints, mx.num_inputs, mx.num_aux};

@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "cs/witness.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 #include "groth16/groth16.h"
 #include "msm/msm.h"
 #include "msm_testdata.h"
@@ -77,7 +77,7 @@ static bool prove_mode(const circuit *c, const cs_prove_hint *h, unsigned flags,
     cs_t cs;
     cuzk_error err = {0};
     bool ok = cs_init_prove(&cs, h, flags) == CUZK_OK &&
-              gadgets_builtin_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK;
+              gadgets_circuit_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK;
     if (ok && !rows)
         for (rows = 1; rows < cs.num_constraints + cs.num_inputs; rows *= 2)
             ;
@@ -124,11 +124,11 @@ static void test_modes(const circuit *c)
     uint64_t wi = 0, wa = 0, ci = 0;
     cs_witness cw;
     bool ok = cs_init_witness(&cs, &exact, 0) == CUZK_OK &&
-              gadgets_builtin_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
+              gadgets_circuit_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
               cs_take_witness_packed(&cs, &w, &wi, &wa) == CUZK_OK;
     cs_free(&cs);
     ok = ok && cs_init_witness(&cs, &exact, CS_COMPACT_AUX) == CUZK_OK &&
-         gadgets_builtin_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
+         gadgets_circuit_synthesize(&cs, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
          cs_take_witness_compact(&cs, &in, &ci, &cw) == CUZK_OK;
     cs_free(&cs);
     CHECK(ok && wi == ni && wa == na && ci == ni && cw.n == na, "%s: CS_WITNESS: %s", c->name, err.msg);
@@ -299,7 +299,7 @@ static void test_proof(void)
     cuzk_error err = {0};
     cs_matrices mx;
     bool ok = cs_init(&rec, CS_RECORD, 0) == CUZK_OK &&
-              gadgets_builtin_synthesize(&rec, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
+              gadgets_circuit_synthesize(&rec, c->name, c->params, c->np, 7, &err) == CUZK_OK &&
               cs_take_matrices(&rec, &mx) == CUZK_OK;
     cs_free(&rec);
     CHECK(ok, "record: %s", err.msg);

@@ -6,13 +6,13 @@
  * circuit synthesises is counted, including the booleanity constraints of allocated input bits:
  * `sha256 bytes=64` allocates 512 message bits, so it reports 45,386 = 44,874 (bellperson's
  * test_full_hash figure, which subtracts the 512 bit constraints) + 512. Circuits and
- * parameters: src/gadgets/builtin.h. */
+ * parameters: src/gadgets/circuits.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "filecoin/circuit_info.h"
-#include "gadgets/builtin.h"
+#include "gadgets/circuits.h"
 
 static const char USAGE[] =
     "usage: cuzk circuit-info <circuit> [--param key=value ...]\n"
