@@ -61,10 +61,10 @@ int main(int argc, char **argv)
     mkdir(DIR_, 0755);
     cuzk_error err = {0};
     const fc_seal_proof *rp;
-    const fc_update_proof *up;
+    const fc_snap_proof *up;
     const fc_sector_shape *s2 = fc_sector_shape_of(FC_SIZE_2KIB);
     fc_seal_proof_get(5, &rp, &err); /* StackedDrg2KiBV1_1 */
-    fc_update_proof_get(0, &up, &err);
+    fc_snap_proof_get(0, &up, &err);
     fc_c1_output c1;
     if (fc_c1_synthetic(&c1, rp, 1, &err)) {
         fprintf(stderr, "gen_vanilla_seeds: %s\n", err.msg);

@@ -101,9 +101,9 @@ void fc_snap_rho(const fr_t *phi, uint64_t high, fr_t *rho);
  * fc_snap_poseidon_challenges gives all u->poseidon_challenges of the single partition
  * (Challenges::new_poseidon). Errors:
  * CUZK_E_FIELD_NONCANONICAL (comm_r_new), CUZK_E_INVALID_ARG, CUZK_E_NOMEM. */
-cuzk_status fc_snap_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
+cuzk_status fc_snap_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
                                cuzk_error *err);
-cuzk_status fc_snap_poseidon_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
+cuzk_status fc_snap_poseidon_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
                                         cuzk_error *err);
 
 #endif

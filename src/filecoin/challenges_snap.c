@@ -71,7 +71,7 @@ static cuzk_status gen_challenges(const uint8_t comm_r_new[32], unsigned rb, uin
     return CUZK_OK;
 }
 
-cuzk_status fc_snap_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
+cuzk_status fc_snap_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
                                cuzk_error *err)
 {
     if (!u || k >= u->partitions)
@@ -84,7 +84,7 @@ cuzk_status fc_snap_challenges(const fc_update_proof *u, const uint8_t comm_r_ne
     return gen_challenges(comm_r_new, rb, (uint64_t)k * digests, (uint64_t)k << rb, u->challenges, out, err);
 }
 
-cuzk_status fc_snap_poseidon_challenges(const fc_update_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
+cuzk_status fc_snap_poseidon_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
                                         cuzk_error *err)
 {
     if (!u)

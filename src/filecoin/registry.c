@@ -66,8 +66,8 @@ const char *fc_api_version_name(fc_api_version v)
 
 static fc_seal_proof SEAL[FC_SEAL_PROOF_COUNT];
 static fc_post_proof POST[FC_POST_PROOF_COUNT];
-static fc_update_proof UPDATE[FC_UPDATE_PROOF_COUNT];
-static char NAMES[FC_SEAL_PROOF_COUNT + FC_POST_PROOF_COUNT + FC_UPDATE_PROOF_COUNT][64];
+static fc_snap_proof SNAP[FC_SNAP_PROOF_COUNT];
+static char NAMES[FC_SEAL_PROOF_COUNT + FC_POST_PROOF_COUNT + FC_SNAP_PROOF_COUNT][64];
 static const char *const VARIANT[FC_SIZE_COUNT] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
                                                    "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
 
@@ -120,8 +120,8 @@ static void build_tables(void)
         }
         p->name = name;
     }
-    for (unsigned id = 0; id < FC_UPDATE_PROOF_COUNT; id++) {
-        fc_update_proof *p = &UPDATE[id];
+    for (unsigned id = 0; id < FC_SNAP_PROOF_COUNT; id++) {
+        fc_snap_proof *p = &SNAP[id];
         const fc_sector_shape *s = &SHAPES[id];
         char *name = NAMES[FC_SEAL_PROOF_COUNT + FC_POST_PROOF_COUNT + id];
         snprintf(name, 64, "StackedDrg%sV1", s->name);
@@ -187,14 +187,14 @@ cuzk_status fc_post_proof_get(uint64_t id, const fc_post_proof **out, cuzk_error
     return CUZK_OK;
 }
 
-cuzk_status fc_update_proof_get(uint64_t id, const fc_update_proof **out, cuzk_error *err)
+cuzk_status fc_snap_proof_get(uint64_t id, const fc_snap_proof **out, cuzk_error *err)
 {
-    if (id >= FC_UPDATE_PROOF_COUNT) {
+    if (id >= FC_SNAP_PROOF_COUNT) {
         *out = NULL;
         return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown RegisteredUpdateProof id %llu (known 0..4)",
                          (unsigned long long)id);
     }
-    *out = &UPDATE[id];
+    *out = &SNAP[id];
     return CUZK_OK;
 }
 
@@ -346,7 +346,7 @@ fc_circuit_id fc_post_circuit(const fc_post_proof *p)
     return (fc_circuit_id){p->winning ? FC_CIRCUIT_WINNING_POST : FC_CIRCUIT_WINDOW_POST, p->shape};
 }
 
-fc_circuit_id fc_update_circuit(const fc_update_proof *p, bool poseidon)
+fc_circuit_id fc_snap_circuit(const fc_snap_proof *p, bool poseidon)
 {
     return (fc_circuit_id){poseidon ? FC_CIRCUIT_SNAP_POSEIDON : FC_CIRCUIT_SNAP, p->shape};
 }

@@ -114,10 +114,10 @@ typedef struct {
     unsigned h;              /* h_default = hs[3] */
     unsigned h_select;       /* 2^(first index of h in hs): 1 for 2KiB, 8 otherwise */
     unsigned poseidon_challenges; /* EmptySectorUpdate-Poseidon: challenges * partitions */
-} fc_update_proof;
+} fc_snap_proof;
 
-#define FC_UPDATE_PROOF_COUNT 5u
-cuzk_status fc_update_proof_get(uint64_t id, const fc_update_proof **out, cuzk_error *err);
+#define FC_SNAP_PROOF_COUNT 5u
+cuzk_status fc_snap_proof_get(uint64_t id, const fc_snap_proof **out, cuzk_error *err);
 
 /* ---- parameter files (docs/formats.md#parameter-file-names-and-digests) ---- */
 
@@ -164,7 +164,7 @@ const char *fc_param_digest(const fc_circuit_id *c, bool vk);
 /* Circuit ids of each registered proof. */
 fc_circuit_id fc_seal_circuit(const fc_seal_proof *p);
 fc_circuit_id fc_post_circuit(const fc_post_proof *p);
-fc_circuit_id fc_update_circuit(const fc_update_proof *p, bool poseidon);
+fc_circuit_id fc_snap_circuit(const fc_snap_proof *p, bool poseidon);
 
 /* ---- identifiers ---- */
 

@@ -208,9 +208,9 @@ static void test_worked_2kib(void)
     hex_in(want, "97192dcf8543b513fd0ae4fbbeb9bb2b77ef3a77e871040c7e62880a4076c96c");
     CHECK(!memcmp(bytes, want, 32), "2 KiB example: rho(1)");
     static const uint64_t snap[10] = {45, 53, 53, 46, 43, 55, 13, 20, 30, 55};
-    const fc_update_proof *u;
+    const fc_snap_proof *u;
     uint64_t got[10];
-    CHECK(fc_update_proof_get(0, &u, &err) == CUZK_OK && u->challenges == 10 && u->partitions == 1, "update proof 0");
+    CHECK(fc_snap_proof_get(0, &u, &err) == CUZK_OK && u->challenges == 10 && u->partitions == 1, "update proof 0");
     CHECK(fc_snap_challenges(u, comm_r_new, 0, got, &err) == CUZK_OK && !memcmp(got, snap, sizeof snap),
           "2 KiB example: SnapDeals challenges");
     /* With one partition the Poseidon variant (rb = log2 N, digests from 0, no partition
@@ -233,10 +233,10 @@ static void test_snap_partitions(void)
 {
     uint8_t comm_r_new[32];
     hex_in(comm_r_new, "fdc65092682f315495a8b600a28e6209d173c4cbdb945e4575525000aa1eaf71");
-    for (unsigned id = 1; id < FC_UPDATE_PROOF_COUNT; id++) {
-        const fc_update_proof *u;
+    for (unsigned id = 1; id < FC_SNAP_PROOF_COUNT; id++) {
+        const fc_snap_proof *u;
         cuzk_error err;
-        CHECK(fc_update_proof_get(id, &u, &err) == CUZK_OK, "update proof %u", id);
+        CHECK(fc_snap_proof_get(id, &u, &err) == CUZK_OK, "update proof %u", id);
         uint64_t per = u->shape->nodes / u->partitions;
         uint64_t *c = malloc(sizeof *c * u->poseidon_challenges);
         const uint32_t ks[2] = {0, u->partitions - 1};

@@ -106,15 +106,15 @@ static void test_post_update(void)
               !strcmp(p->name, "StackedDrgWindow64GiBV1_2"),
           "post 14");
     CHECK(fc_post_proof_get(15, &p, NULL) == CUZK_E_UNSUPPORTED, "post 15");
-    const fc_update_proof *u;
+    const fc_snap_proof *u;
     static const unsigned parts[5] = {1, 4, 16, 16, 16}, ch[5] = {10, 10, 86, 86, 86}, apex[5] = {8, 128, 128, 128, 128};
     for (unsigned id = 0; id < 5; id++) {
-        CHECK(fc_update_proof_get(id, &u, NULL) == CUZK_OK && u->partitions == parts[id] && u->challenges == ch[id] &&
+        CHECK(fc_snap_proof_get(id, &u, NULL) == CUZK_OK && u->partitions == parts[id] && u->challenges == ch[id] &&
                   u->apex_leaves == apex[id] && u->h == (id == 0 ? 1u : 10u) && u->h_select == (id == 0 ? 1u : 8u),
               "update %u", id);
     }
-    CHECK(fc_update_proof_get(3, &u, NULL) == CUZK_OK && u->poseidon_challenges == 1376, "1376");
-    CHECK(fc_update_proof_get(5, &u, NULL) == CUZK_E_UNSUPPORTED, "update 5");
+    CHECK(fc_snap_proof_get(3, &u, NULL) == CUZK_OK && u->poseidon_challenges == 1376, "1376");
+    CHECK(fc_snap_proof_get(5, &u, NULL) == CUZK_E_UNSUPPORTED, "update 5");
 }
 
 static void test_prover_id(void)

@@ -147,8 +147,8 @@ static void test_post(unsigned id, size_t want_bytes)
 
 static void test_snap(unsigned id, size_t want_bytes, const char *root_old_hex)
 {
-    const fc_update_proof *u;
-    fc_update_proof_get(id, &u, NULL);
+    const fc_snap_proof *u;
+    fc_snap_proof_get(id, &u, NULL);
     uint8_t w[32];
     memset(w, 1, 32);
     double t0 = now();

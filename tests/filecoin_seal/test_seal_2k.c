@@ -151,8 +151,8 @@ static void test_post(const fc_sector *s)
 
 static void test_snap(const fc_sector *s, const char *dir)
 {
-    const fc_update_proof *u;
-    fc_update_proof_get(0, &u, NULL);
+    const fc_snap_proof *u;
+    fc_snap_proof_get(0, &u, NULL);
     uint8_t data[2032];
     memset(data, 1, sizeof data);
     fc_snap_sector ns;

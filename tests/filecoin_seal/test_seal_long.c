@@ -111,8 +111,8 @@ int main(int argc, char **argv)
         CHECK(fc_post_vanilla_write(&post, &buf, &len, &e) == CUZK_OK && len == 20080, "WindowPoSt %zu bytes", len);
         free(buf);
         fc_post_vanilla_free(&post);
-        const fc_update_proof *u;
-        fc_update_proof_get(2, &u, NULL);
+        const fc_snap_proof *u;
+        fc_snap_proof_get(2, &u, NULL);
         fc_snap_sector ns;
         double t0 = now();
         uint64_t cap = 4u << 20; /* 4 MiB of new data, the rest zero */

@@ -17,7 +17,7 @@ static const size_t SIZES[FC_SIZE_COUNT] = {15064, 43864, 453064, 561768, 575528
 /* docs/formats.md#merkleproof tree R proof sizes, for the Poseidon variant: 40 + Ch·P x 3 R. */
 static const size_t TREE_R[FC_SIZE_COUNT] = {556, 1516, 1996, 2484, 2540};
 
-static void round_trip(const fc_update_proof *up, bool poseidon)
+static void round_trip(const fc_snap_proof *up, bool poseidon)
 {
     const char *v = poseidon ? "Poseidon" : "SHA-256";
     fc_snap_partition_proof p, back;
@@ -80,9 +80,9 @@ static void expect_refused(const uint8_t *orig, size_t len, size_t at, const voi
 
 static void test_bad_input(void)
 {
-    const fc_update_proof *up;
+    const fc_snap_proof *up;
     cuzk_error err = {0};
-    fc_update_proof_get(0, &up, &err);
+    fc_snap_proof_get(0, &up, &err);
     fc_snap_partition_proof p;
     uint8_t *b = NULL;
     size_t n = 0;
@@ -119,10 +119,10 @@ static void test_bad_input(void)
 
 int main(void)
 {
-    for (unsigned id = 0; id < FC_UPDATE_PROOF_COUNT; id++) {
-        const fc_update_proof *up;
+    for (unsigned id = 0; id < FC_SNAP_PROOF_COUNT; id++) {
+        const fc_snap_proof *up;
         cuzk_error err = {0};
-        CHECK(fc_update_proof_get(id, &up, &err) == CUZK_OK, "update proof %u", id);
+        CHECK(fc_snap_proof_get(id, &up, &err) == CUZK_OK, "update proof %u", id);
         round_trip(up, false);
         round_trip(up, true);
     }

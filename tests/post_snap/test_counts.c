@@ -134,11 +134,11 @@ static void test_gadgets(void)
  * constants.rs. */
 static void test_shapes(void)
 {
-    for (unsigned id = 0; id < FC_UPDATE_PROOF_COUNT; id++) {
-        const fc_update_proof *u;
+    for (unsigned id = 0; id < FC_SNAP_PROOF_COUNT; id++) {
+        const fc_snap_proof *u;
         fc_snap_shape s, sp;
         cuzk_error e;
-        CHECK(fc_update_proof_get(id, &u, &e) == CUZK_OK, "update proof %u", id);
+        CHECK(fc_snap_proof_get(id, &u, &e) == CUZK_OK, "update proof %u", id);
         CHECK(fc_snap_shape_for_nodes(u->shape->nodes, false, &s, &e) == CUZK_OK &&
                   fc_snap_shape_for_nodes(u->shape->nodes, true, &sp, &e) == CUZK_OK, "shape %u", id);
         CHECK(s.partitions == u->partitions && s.challenges == u->challenges && s.apex_leaves == u->apex_leaves &&

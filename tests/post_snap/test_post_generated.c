@@ -143,8 +143,8 @@ static void sealed_2k(void)
           "two winning proofs refused: %s", e.msg);
     free_blobs(&b);
     /* the SnapDeals-updated replica proves WindowPoSt with comm_r_new */
-    const fc_update_proof *u;
-    fc_update_proof_get(0, &u, NULL);
+    const fc_snap_proof *u;
+    fc_snap_proof_get(0, &u, NULL);
     uint8_t data[2032];
     memset(data, 1, sizeof data);
     fc_snap_sector ns;

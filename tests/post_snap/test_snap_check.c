@@ -95,7 +95,7 @@ static void tampered(const fc_snap_view *v, blobs *b, uint32_t k, size_t off, co
 /* The EmptySectorUpdate-Poseidon partition: tree D_new a Poseidon tree of tree R shape over
  * the new data, the new replica encoded against it, the 10 challenges of
  * fc_snap_poseidon_challenges, proofs from full trees built here. */
-static void poseidon_variant(const fc_sector *s, const fc_update_proof *u, const uint8_t (*data)[32])
+static void poseidon_variant(const fc_sector *s, const fc_snap_proof *u, const uint8_t (*data)[32])
 {
     merkle_shape m = fc_tree_r_shape(u->shape);
     uint64_t n = u->shape->nodes, seed = 1;
@@ -169,8 +169,8 @@ static void worked_2k(void)
         CHECK(0, "seal 2 KiB: %s", e.msg);
         return;
     }
-    const fc_update_proof *u;
-    fc_update_proof_get(0, &u, NULL);
+    const fc_snap_proof *u;
+    fc_snap_proof_get(0, &u, NULL);
     uint8_t data[2032];
     memset(data, 1, sizeof data);
     fc_snap_sector ns;
@@ -251,8 +251,8 @@ static void worked_2k(void)
  * partition order enforced; partition `check_k` in CS_CHECK when want_constraints != 0. */
 static void sparse(unsigned id, uint32_t check_k, uint64_t want_constraints)
 {
-    const fc_update_proof *u;
-    fc_update_proof_get(id, &u, NULL);
+    const fc_snap_proof *u;
+    fc_snap_proof_get(id, &u, NULL);
     uint8_t w[32];
     memset(w, 0x5a, 32);
     w[31] &= 0x3f;

@@ -218,7 +218,7 @@ static cuzk_status lookup(int kind, const char *arg, const void **out, cuzk_erro
         return fc_seal_proof_get(id, (const fc_seal_proof **)out, err);
     if (kind == 1)
         return fc_post_proof_get(id, (const fc_post_proof **)out, err);
-    return fc_update_proof_get(id, (const fc_update_proof **)out, err);
+    return fc_snap_proof_get(id, (const fc_snap_proof **)out, err);
 }
 
 /* The seal proof for post/snap: --seal-proof, else V1_1 (ids 5-9) of the size. */
@@ -542,7 +542,7 @@ static cuzk_status post(const opts *o, bool winning, FILE *js, cuzk_error *err)
 
 static cuzk_status snap(const opts *o, FILE *js, cuzk_error *err)
 {
-    const fc_update_proof *u;
+    const fc_snap_proof *u;
     const fc_seal_proof *seal = NULL;
     cuzk_status st = lookup(2, o->proof_arg, (const void **)&u, err);
     bool sparse = st == CUZK_OK && use_sparse(o, u->shape);

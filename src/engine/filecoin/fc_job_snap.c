@@ -68,8 +68,8 @@ static cuzk_status comm(const fc_bytes *b, const char *field, uint8_t raw[32], f
 
 cuzk_status fc_job_init_snap(fc_job *j, const fc_job_request *req, cuzk_error *err)
 {
-    const fc_update_proof *u;
-    cuzk_status st = fc_update_proof_get(req->registered_proof, &u, err);
+    const fc_snap_proof *u;
+    cuzk_status st = fc_snap_proof_get(req->registered_proof, &u, err);
     if (st)
         return st;
     snap_data *d = calloc(1, sizeof *d);
@@ -84,7 +84,7 @@ cuzk_status fc_job_init_snap(fc_job *j, const fc_job_request *req, cuzk_error *e
         return st;
     if ((st = fc_snap_shape_for_nodes(u->shape->nodes, req->snap_poseidon, &d->shape, err)))
         return st;
-    j->circuit = fc_update_circuit(u, req->snap_poseidon);
+    j->circuit = fc_snap_circuit(u, req->snap_poseidon);
     j->partitions = d->shape.partitions;
     j->public_inputs = 4;
     if (req->n_vanilla_proofs == 0) {

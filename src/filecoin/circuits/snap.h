@@ -91,7 +91,7 @@ cuzk_status fc_snap_synthesize(cs_t *cs, const fc_snap_shape *s, const fc_snap_p
 
 /* All partitions of one update proof, validated and in witness form. Owns all its memory. */
 typedef struct {
-    const fc_update_proof *proof;
+    const fc_snap_proof *proof;
     fc_snap_shape shape;
     fc_snap_public pub;        /* the commitments (pub.k is set per partition by the users) */
     uint32_t npartitions;      /* shape.partitions */
@@ -118,13 +118,13 @@ typedef struct {
  * Errors: CUZK_E_FIELD_NONCANONICAL, CUZK_E_FORMAT (counts, shapes, variant),
  * CUZK_E_VERIFY_FAILED, CUZK_E_INVALID_ARG (partition count), CUZK_E_NOMEM. On error *out is
  * zeroed. The partition proofs are only read. */
-cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_snap_proof *u, bool poseidon,
                                      const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                                      const uint8_t comm_r_new[32], const fc_snap_partition_proof *parts, uint32_t n,
                                      cuzk_error *err);
 /* The same from the raw bincode blobs of SubmitProofRequest.vanilla_proofs (a parse error is
  * prefixed with "vanilla_proofs[k]"). */
-cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_snap_proof *u, bool poseidon,
                                        const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                                        const uint8_t comm_r_new[32], const uint8_t *const *blobs, const size_t *lens,
                                        uint32_t n, cuzk_error *err);

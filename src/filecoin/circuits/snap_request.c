@@ -145,7 +145,7 @@ static cuzk_status check_partition(fc_snap_request *r, uint32_t k, const fc_snap
                                    cuzk_error *err)
 {
     const fc_snap_shape *s = &r->shape;
-    const fc_update_proof *u = r->proof;
+    const fc_snap_proof *u = r->proof;
     char what[96];
     snprintf(what, sizeof what, "%s partition %u", u->name, k);
     if (part->poseidon != s->poseidon)
@@ -228,7 +228,7 @@ static cuzk_status check_partition(fc_snap_request *r, uint32_t k, const fc_snap
     return CUZK_OK;
 }
 
-cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_snap_proof *u, bool poseidon,
                                      const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                                      const uint8_t comm_r_new[32], const fc_snap_partition_proof *parts, uint32_t n,
                                      cuzk_error *err)
@@ -273,7 +273,7 @@ cuzk_status fc_snap_request_assemble(fc_snap_request *out, const fc_update_proof
     return st;
 }
 
-cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_update_proof *u, bool poseidon,
+cuzk_status fc_snap_request_from_bytes(fc_snap_request *out, const fc_snap_proof *u, bool poseidon,
                                        const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                                        const uint8_t comm_r_new[32], const uint8_t *const *blobs, const size_t *lens,
                                        uint32_t n, cuzk_error *err)

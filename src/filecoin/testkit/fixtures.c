@@ -356,7 +356,7 @@ void fc_sparse_snap_free(fc_sparse_snap *s)
     free(s);
 }
 
-cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_update_proof *u, uint64_t sector_id,
+cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_snap_proof *u, uint64_t sector_id,
                                   const uint8_t w[32], cuzk_error *err)
 {
     *out = NULL;

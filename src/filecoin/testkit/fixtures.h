@@ -60,7 +60,7 @@ void fc_sparse_post_view(const fc_sparse_post *s, fc_post_sector *v);
 typedef struct fc_sparse_snap fc_sparse_snap;
 /* A sparse updated sector for update proof u with new data node w (canonical). Errors:
  * CUZK_E_FIELD_NONCANONICAL (w), CUZK_E_NOMEM. */
-cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_update_proof *u, uint64_t sector_id,
+cuzk_status fc_sparse_snap_create(fc_sparse_snap **out, const fc_snap_proof *u, uint64_t sector_id,
                                   const uint8_t w[32], cuzk_error *err);
 void fc_sparse_snap_free(fc_sparse_snap *s);
 /* The view for fc_snap_partition_generate (every partition). */

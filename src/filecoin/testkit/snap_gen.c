@@ -25,7 +25,7 @@ cuzk_status fc_snap_partition_generate(const fc_snap_view *v, uint32_t k, fc_sna
                                        cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    const fc_update_proof *u = v->proof;
+    const fc_snap_proof *u = v->proof;
     if (k >= u->partitions)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "SnapDeals partition %u of %u", k, u->partitions);
     unsigned ab_h = u->shape->log2_nodes - log2u(u->partitions) - log2u(u->apex_leaves);
@@ -93,7 +93,7 @@ static void d_path_node(const fc_merkle_proof *p, unsigned levels, uint8_t out[3
     }
 }
 
-cuzk_status fc_snap_partition_check(const fc_update_proof *u, uint32_t k, const uint8_t comm_r_old[32],
+cuzk_status fc_snap_partition_check(const fc_snap_proof *u, uint32_t k, const uint8_t comm_r_old[32],
                               const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                               const fc_snap_partition_proof *pp, cuzk_error *err)
 {
@@ -188,7 +188,7 @@ static cuzk_status encode_item(void *p, uint64_t item, unsigned worker, cuzk_err
     return st == CUZK_OK ? fc_full_tree_put_leaves(&s->tree_r_new, first, n, (const uint8_t(*)[32])old, err) : st;
 }
 
-cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_update_proof *u, const uint8_t *data,
+cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_snap_proof *u, const uint8_t *data,
                            uint64_t data_len, const char *data_path, const char *dir, unsigned threads,
                            cuzk_error *err)
 {

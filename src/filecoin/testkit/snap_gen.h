@@ -26,7 +26,7 @@
 /* What the partition proofs read: the three trees (tree R shapes and a binary SHA-256 tree
  * D_new) and the commitments. */
 typedef struct {
-    const fc_update_proof *proof;
+    const fc_snap_proof *proof;
     fc_tree tree_r_old, tree_d_new, tree_r_new;
     uint8_t comm_c[32], comm_r_old[32], comm_d_new[32], comm_r_new[32];
 } fc_snap_view;
@@ -45,13 +45,13 @@ cuzk_status fc_snap_partition_generate(const fc_snap_view *v, uint32_t k, fc_sna
  * from comm_d_new and comm_r_old; the tree D path meets apex leaf (c >> ab_h) - k A and the
  * apex tree built from the A apex leaves. Errors: CUZK_E_VERIFY_FAILED naming partition,
  * challenge and field; CUZK_E_FIELD_NONCANONICAL; CUZK_E_NOMEM. */
-cuzk_status fc_snap_partition_check(const fc_update_proof *u, uint32_t k, const uint8_t comm_r_old[32],
+cuzk_status fc_snap_partition_check(const fc_snap_proof *u, uint32_t k, const uint8_t comm_r_old[32],
                                     const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                                     const fc_snap_partition_proof *pp, cuzk_error *err);
 
 /* A sealed sector with new data encoded into it. */
 typedef struct {
-    const fc_update_proof *proof;
+    const fc_snap_proof *proof;
     const fc_sector *old;        /* borrowed: the sealed sector (sector key) */
     fc_full_tree tree_d_new;     /* leaves: the new unsealed data */
     fc_full_tree tree_r_new;     /* leaves: the new replica */
@@ -63,7 +63,7 @@ typedef struct {
  * memory (dir NULL) or temporary files in dir, like fc_seal; `threads` threads; memory about
  * 3.3 * N * 32 bytes in memory mode. On error *out is freed. Errors: CUZK_E_INVALID_ARG (size
  * mismatch, data too long), CUZK_E_IO, CUZK_E_NOMEM. */
-cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_update_proof *u, const uint8_t *data,
+cuzk_status fc_snap_encode(fc_snap_sector *out, const fc_sector *old, const fc_snap_proof *u, const uint8_t *data,
                            uint64_t data_len, const char *data_path, const char *dir, unsigned threads,
                            cuzk_error *err);
 /* Release the new trees (not s->old). A freed or zeroed value is accepted. */

@@ -151,7 +151,7 @@ cuzk_status fc_post_synthetic(fc_post_vanilla *out, const fc_sector_shape *shape
     return CUZK_OK;
 }
 
-cuzk_status fc_snap_synthetic(fc_snap_partition_proof *out, const fc_update_proof *up, bool poseidon,
+cuzk_status fc_snap_synthetic(fc_snap_partition_proof *out, const fc_snap_proof *up, bool poseidon,
                               uint64_t seed, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);

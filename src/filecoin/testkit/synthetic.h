@@ -26,7 +26,7 @@ cuzk_status fc_post_synthetic(fc_post_vanilla *out, const fc_sector_shape *shape
 
 /* A PartitionProof of `up` (apex leaves and challenges as the registry gives; the Poseidon
  * variant with poseidon_challenges and tree-R-shaped tree D proofs). */
-cuzk_status fc_snap_synthetic(fc_snap_partition_proof *out, const fc_update_proof *up, bool poseidon,
+cuzk_status fc_snap_synthetic(fc_snap_partition_proof *out, const fc_snap_proof *up, bool poseidon,
                               uint64_t seed, cuzk_error *err);
 
 #endif

@@ -20,11 +20,11 @@ void fc_snap_partition_free(fc_snap_partition_proof *p)
     memset(p, 0, sizeof *p);
 }
 
-static const fc_update_proof *update_of(const fc_sector_shape *shape)
+static const fc_snap_proof *snap_proof_of(const fc_sector_shape *shape)
 {
-    for (unsigned id = 0; id < FC_UPDATE_PROOF_COUNT; id++) {
-        const fc_update_proof *u;
-        if (fc_update_proof_get(id, &u, NULL) == CUZK_OK && u->shape->size == shape->size)
+    for (unsigned id = 0; id < FC_SNAP_PROOF_COUNT; id++) {
+        const fc_snap_proof *u;
+        if (fc_snap_proof_get(id, &u, NULL) == CUZK_OK && u->shape->size == shape->size)
             return u;
     }
     return NULL;
@@ -49,7 +49,7 @@ static cuzk_status read_challenge(fc_bin_reader *r, fc_snap_challenge_proof *c, 
     return CUZK_OK;
 }
 
-static cuzk_status read_partition(fc_bin_reader *r, fc_snap_partition_proof *out, const fc_update_proof *up)
+static cuzk_status read_partition(fc_bin_reader *r, fc_snap_partition_proof *out, const fc_snap_proof *up)
 {
     merkle_shape tree_r = fc_tree_r_shape(up->shape);
     merkle_shape tree_d = out->poseidon ? tree_r : fc_tree_d_shape(up->shape);
@@ -97,7 +97,7 @@ cuzk_status fc_snap_partition_read(fc_snap_partition_proof *out, const fc_sector
                                    const uint8_t *buf, size_t len, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
-    const fc_update_proof *up = shape ? update_of(shape) : NULL;
+    const fc_snap_proof *up = shape ? snap_proof_of(shape) : NULL;
     if (!up || (!buf && len))
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "fc_snap_partition_read: NULL or unknown shape, or NULL buffer");
     out->poseidon = poseidon;
