@@ -25,26 +25,7 @@ static cuzk_status read_item(fc_json *j, uint8_t **data, size_t *len)
         *len = 0;
         return (*data = malloc(1)) ? CUZK_OK : fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
     }
-    fc_json_str s;
-    cuzk_status st = fc_json_string(j, &s);
-    if (st)
-        return st;
-    uint8_t *unesc = NULL;
-    const char *text = s.s;
-    size_t n = s.n, bad = 0;
-    if (s.escaped) {
-        if ((st = fc_json_string_decode(j, &s, &unesc, &n)))
-            return st;
-        text = (const char *)unesc;
-    }
-    st = fc_base64_decode(text, n, data, len, &bad);
-    free(unesc);
-    if (st == CUZK_E_NOMEM)
-        return fc_json_fail(j, st, "out of memory decoding %zu base64 characters", n);
-    if (st)
-        return fc_json_fail(j, st, "not standard base64: %s at character %zu of %zu",
-                            bad == n ? "length not a multiple of 4" : "bad character", bad, n);
-    return CUZK_OK;
+    return fc_json_base64(j, data, len);
 }
 
 static cuzk_status read_list(fc_json *j, fc_blob_list *out)

@@ -8,31 +8,6 @@
 #include "filecoin/vanilla/c1_codec.h"
 #include "filecoin/vanilla/json.h"
 
-static cuzk_status decode_phase1(fc_json *j, uint8_t **c1json, size_t *c1len)
-{
-    fc_json_str s;
-    cuzk_status st = fc_json_string(j, &s);
-    if (st)
-        return st;
-    uint8_t *unesc = NULL;
-    size_t n = s.n;
-    const char *text = s.s;
-    if (s.escaped) {
-        if ((st = fc_json_string_decode(j, &s, &unesc, &n)))
-            return st;
-        text = (const char *)unesc;
-    }
-    size_t bad = 0;
-    st = fc_base64_decode(text, n, c1json, c1len, &bad);
-    free(unesc);
-    if (st == CUZK_E_NOMEM)
-        return fc_json_fail(j, st, "out of memory decoding %zu base64 characters", n);
-    if (st)
-        return fc_json_fail(j, st, "not standard base64: %s at character %zu of %zu",
-                            bad == n ? "length not a multiple of 4" : "bad character", bad, n);
-    return CUZK_OK;
-}
-
 /* The envelope's fields as read (the fc_json_fields context). */
 typedef struct {
     uint64_t sector_num, sector_size;
@@ -45,7 +20,7 @@ static cuzk_status envelope_field(fc_json *j, void *ctx, unsigned f)
     envelope *e = ctx;
     switch (f) {
     case 0: return fc_json_u64(j, UINT64_MAX, &e->sector_num);
-    case 1: return decode_phase1(j, &e->c1json, &e->c1len);
+    case 1: return fc_json_base64(j, &e->c1json, &e->c1len);
     default: return fc_json_u64(j, UINT64_MAX, &e->sector_size);
     }
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/vanilla/base64.h"
 #include "filecoin/vanilla/json.h"
 
 static inline bool is_ws(uint8_t c)
@@ -258,6 +259,30 @@ cuzk_status fc_json_string_decode(fc_json *j, const fc_json_str *s, uint8_t **ou
         return fc_json_fail(j, CUZK_E_FORMAT, "lone UTF-16 surrogate in a string");
     }
     *len = (size_t)n;
+    return CUZK_OK;
+}
+
+cuzk_status fc_json_base64(fc_json *j, uint8_t **out, size_t *len)
+{
+    fc_json_str s;
+    cuzk_status st = fc_json_string(j, &s);
+    if (st)
+        return st;
+    uint8_t *unesc = NULL;
+    const char *text = s.s;
+    size_t n = s.n, bad = 0;
+    if (s.escaped) {
+        if ((st = fc_json_string_decode(j, &s, &unesc, &n)))
+            return st;
+        text = (const char *)unesc;
+    }
+    st = fc_base64_decode(text, n, out, len, &bad);
+    free(unesc);
+    if (st == CUZK_E_NOMEM)
+        return fc_json_fail(j, st, "out of memory decoding %zu base64 characters", n);
+    if (st)
+        return fc_json_fail(j, st, "not standard base64: %s at character %zu of %zu",
+                            bad == n ? "length not a multiple of 4" : "bad character", bad, n);
     return CUZK_OK;
 }
 

@@ -91,6 +91,11 @@ cuzk_status fc_json_string(fc_json *j, fc_json_str *s);
 /* Decode a raw string span (from fc_json_string) into a malloc'ed buffer (*out, *len bytes,
  * NUL-terminated). Errors: CUZK_E_FORMAT (bad escape), CUZK_E_NOMEM. */
 cuzk_status fc_json_string_decode(fc_json *j, const fc_json_str *s, uint8_t **out, size_t *len);
+/* A string holding standard base64 (base64.h; Go's encoding/json form of a []byte), escapes
+ * decoded first, then the base64 into a malloc'ed *out of *len bytes (a 1-byte allocation
+ * when empty). Errors: CUZK_E_FORMAT ("not standard base64: bad character at character i of
+ * n", or the length), CUZK_E_NOMEM. */
+cuzk_status fc_json_base64(fc_json *j, uint8_t **out, size_t *len);
 /* Skip any value (syntax-checked). */
 cuzk_status fc_json_skip(fc_json *j);
 /* Only whitespace may follow. */
