@@ -35,6 +35,23 @@ cuzk_status fc_job_bytes32(const fc_bytes *b, const char *field, uint8_t out[32]
     return CUZK_OK;
 }
 
+cuzk_status fc_job_vanilla_arrays(const fc_job_request *req, const uint8_t ***blobs, size_t **lens, cuzk_error *err)
+{
+    size_t n = req->n_vanilla_proofs ? req->n_vanilla_proofs : 1;
+    *blobs = malloc(n * sizeof **blobs);
+    *lens = malloc(n * sizeof **lens);
+    if (!*blobs || !*lens) {
+        free(*blobs), free(*lens);
+        *blobs = NULL, *lens = NULL;
+        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for %zu vanilla proofs", n);
+    }
+    for (size_t i = 0; i < req->n_vanilla_proofs; i++) {
+        (*blobs)[i] = req->vanilla_proofs[i].data;
+        (*lens)[i] = req->vanilla_proofs[i].len;
+    }
+    return CUZK_OK;
+}
+
 /* ---- assignments: builtin_assignment plus the compact witness and density bitmaps it owns ---- */
 
 typedef struct {

@@ -48,5 +48,9 @@ cuzk_status fc_job_init_snap(fc_job *j, const fc_job_request *req, cuzk_error *e
 
 /* A 32-byte request field, or an error naming it. */
 cuzk_status fc_job_bytes32(const fc_bytes *b, const char *field, uint8_t out[32], cuzk_error *err);
+/* The request's vanilla_proofs as the parallel arrays the filecoin readers take: *blobs and
+ * *lens, n_vanilla_proofs entries each (at least one allocated), pointing into the request;
+ * the caller frees both arrays. Errors: CUZK_E_NOMEM. */
+cuzk_status fc_job_vanilla_arrays(const fc_job_request *req, const uint8_t ***blobs, size_t **lens, cuzk_error *err);
 
 #endif

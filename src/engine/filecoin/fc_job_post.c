@@ -76,16 +76,14 @@ cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *e
                          "vanilla proof of the challenged sector",
                          req->n_vanilla_proofs, p->name);
     uint32_t n = (uint32_t)req->n_vanilla_proofs;
-    const uint8_t **blobs = malloc(n * sizeof *blobs);
-    size_t *lens = malloc(n * sizeof *lens);
+    const uint8_t **blobs;
+    size_t *lens;
+    if ((st = fc_job_vanilla_arrays(req, &blobs, &lens, err)))
+        return st;
     fc_post_partition *part = calloc(1, sizeof *part);
-    if (!blobs || !lens || !part) {
-        free(blobs), free(lens), free(part);
+    if (!part) {
+        free(blobs), free(lens);
         return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        blobs[i] = req->vanilla_proofs[i].data;
-        lens[i] = req->vanilla_proofs[i].len;
     }
     st = fc_post_partition_from_bytes(part, p, rand, req->miner_id, winning ? 0 : req->partition_index, blobs, lens, n,
                                       err);

@@ -97,16 +97,10 @@ cuzk_status fc_job_init_snap(fc_job *j, const fc_job_request *req, cuzk_error *e
     if (req->n_vanilla_proofs != d->shape.partitions)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "vanilla_proofs: %zu partition proofs, %s has %u partitions",
                          req->n_vanilla_proofs, u->name, d->shape.partitions);
-    const uint8_t **blobs = malloc(req->n_vanilla_proofs * sizeof *blobs);
-    size_t *lens = malloc(req->n_vanilla_proofs * sizeof *lens);
-    if (!blobs || !lens) {
-        free(blobs), free(lens);
-        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < req->n_vanilla_proofs; i++) {
-        blobs[i] = req->vanilla_proofs[i].data;
-        lens[i] = req->vanilla_proofs[i].len;
-    }
+    const uint8_t **blobs;
+    size_t *lens;
+    if ((st = fc_job_vanilla_arrays(req, &blobs, &lens, err)))
+        return st;
     st = fc_snap_request_from_bytes(&d->req, u, req->snap_poseidon, r_old, d_new, r_new, blobs, lens,
                                     (uint32_t)req->n_vanilla_proofs, err);
     free(blobs), free(lens);
