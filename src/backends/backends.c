@@ -299,6 +299,7 @@ cuzk_status backend_device_stats_get(backend *b, uint32_t i, backend_device_stat
     out->bases_budget_bytes = d->bases_budget;
     out->bases_resident = d->n_resident;
     out->bases_evictions = d->evictions;
+    out->scalar_upload_bytes = d->scalar_bytes;
     pthread_mutex_unlock(&d->mu);
     return CUZK_OK;
 }

@@ -109,6 +109,9 @@ typedef struct {
     uint64_t bases_budget_bytes;   /* their budget */
     uint32_t bases_resident;       /* parameter sets resident */
     uint64_t bases_evictions;      /* parameter sets dropped to make room (least recently used) */
+    uint64_t scalar_upload_bytes;  /* witness scalars uploaded for the L, A and B_G1 MSMs since
+                                      open: 32 bytes a variable a partition (the MSMs select
+                                      the density's variables on the device) */
 } backend_device_stats;
 
 /* Fill *out for device d (< backend_num_devices). CUZK_E_INVALID_ARG when out of range. */

@@ -28,6 +28,7 @@ static void slot_free(gpu_slot *s)
     }
     for (int i = 0; i < 3; i++)
         gpu_buffer_free(s->abc[i]);
+    gpu_buffer_free(s->w);
     gpu_queue_destroy(s->q);
     memset(s, 0, sizeof *s);
 }
@@ -96,6 +97,27 @@ static cuzk_status ensure_abc(gpu_dev *d, gpu_slot *s, size_t bytes, cuzk_error 
     return st;
 }
 
+/* The device buffer for the partition's nvars witness scalars: abc[1] once gpu_h_compute has
+ * made it scratch (its queue orders the upload after H), else the slot's own, kept across
+ * partitions. */
+static cuzk_status witness_buffer(gpu_dev *d, gpu_slot *s, size_t bytes, gpu_buffer **out, cuzk_error *err)
+{
+    *out = s->abc[1];
+    if (bytes <= s->abc_bytes)
+        return CUZK_OK;
+    if (s->w_bytes < bytes) {
+        gpu_buffer_free(s->w);
+        s->w = NULL;
+        s->w_bytes = 0;
+        cuzk_status st = gpu_buffer_alloc(d->dev, bytes, &s->w, err);
+        if (st)
+            return st;
+        s->w_bytes = bytes;
+    }
+    *out = s->w;
+    return CUZK_OK;
+}
+
 /* Copy `bytes` of host memory to dst through the slot's two pinned halves: the host copy into
  * one half overlaps the DMA of the other. Returns with the copies enqueued (sync the queue). */
 static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_buffer *dst, const void *src, size_t bytes,
@@ -127,20 +149,20 @@ static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_buffer *dst, c
 
 static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params_t *pp, const builtin_assignment *as,
                                 const cuzk_release_cb *rel, const fr_t *r, const fr_t *s, groth16_pending_t **out,
-                                cuzk_error *err)
+                                size_t *scalar_bytes, cuzk_error *err)
 {
     gpu_slot *sl = NULL;
     gpu_resident *res = NULL;
     groth16_query_scalars_t qs = {0};
     groth16_g1_sums_t sums;
     const groth16_compact_witness_t *cw = as->compact.aux ? &as->compact : NULL;
-    size_t vbytes = ((size_t)1 << pp->log2_m) * sizeof(fr_t);
+    size_t vbytes = ((size_t)1 << pp->log2_m) * sizeof(fr_t), nvars = pp->n_inputs + pp->n_aux, up_bytes = 0;
     const gpu_ntt_domain *dom = NULL;
     int64_t t0 = cuzk_now_ns();
 
     cuzk_status st = slot_acquire(g, d, &sl, err);
     if (!st)
-        st = gpu_bases_acquire(d, sl->q, pp, &res, err);
+        st = gpu_bases_acquire(d, sl->q, pp, as->g.a_density, as->g.b_density, &res, err);
     if (!st)
         st = ensure_abc(d, sl, vbytes, err);
     if (!st && (!as->g.a || !as->g.b || !as->g.c))
@@ -168,31 +190,52 @@ static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params
     if (!st)
         st = gpu_fr_from_mont(sl->q, sl->abc[0], pp->n_h, err);
     /* the witness scalars on the host while the device computes H */
+    bool by_index = res && gpu_resident_density_is(res, as->g.a_density, as->g.b_density);
     if (!st)
-        st = groth16_query_scalars(pp, &as->g, cw, &qs, err);
+        st = groth16_query_scalars(pp, &as->g, cw, !by_index, &qs, err);
     int64_t t_scal = cuzk_now_ns();
     if (!st)
         st = gpu_fail_check(d->fail, GPU_FAIL_MSM, d->pos, d->label, err);
+    /* the witness once, on the device, for the L, A and B_G1 MSMs */
+    gpu_buffer *wbuf = NULL;
+    if (!st && by_index)
+        st = witness_buffer(d, sl, nvars * sizeof(fr_t), &wbuf, err);
+    if (!st && by_index)
+        st = staged_upload(g, sl, wbuf, qs.w, nvars * sizeof(fr_t), err);
     if (!st)
         st = gpu_msm_g1(sl->q, res->h, 0, sl->abc[0], pp->n_h, &sums.h, err);
     int64_t t_h = cuzk_now_ns();
-    if (!st)
+    if (!st && by_index) {
+        st = gpu_msm_g1_indexed(sl->q, res->l, 0, wbuf, pp->n_inputs, pp->n_aux, NULL, pp->n_aux, NULL, NULL, &sums.l,
+                                err);
+        if (!st)
+            st = gpu_msm_g1_indexed(sl->q, res->a, 0, wbuf, 0, nvars, res->idx_a, pp->n_a, NULL, NULL, &sums.a, err);
+        if (!st)
+            st = gpu_msm_g1_indexed(sl->q, res->b_g1, 0, wbuf, 0, nvars, res->idx_b, pp->n_b, NULL, NULL, &sums.b_g1,
+                                    err);
+        up_bytes = nvars * sizeof(fr_t);
+    } else if (!st) {
+        /* densities other than those the resident index lists were made from: the filtered
+         * scalars from the host */
         st = gpu_msm_g1_host(sl->q, res->l, 0, (const uint8_t *)(qs.w + 4 * pp->n_inputs), pp->n_aux, &sums.l, err);
-    if (!st)
-        st = gpu_msm_g1_host(sl->q, res->a, 0, (const uint8_t *)qs.wa, pp->n_a, &sums.a, err);
-    if (!st)
-        st = gpu_msm_g1_host(sl->q, res->b_g1, 0, (const uint8_t *)qs.wb, pp->n_b, &sums.b_g1, err);
+        if (!st)
+            st = gpu_msm_g1_host(sl->q, res->a, 0, (const uint8_t *)qs.wa, pp->n_a, &sums.a, err);
+        if (!st)
+            st = gpu_msm_g1_host(sl->q, res->b_g1, 0, (const uint8_t *)qs.wb, pp->n_b, &sums.b_g1, err);
+        up_bytes = (pp->n_aux + pp->n_a + pp->n_b) * sizeof(fr_t);
+    }
     if (st && sl)
         gpu_queue_sync(sl->q, NULL); /* drain before the slot's buffers are reused */
     else
-        CUZK_LOGD("%s: partition of 2^%u: bases + a/b/c upload %.3f s, scalars %.3f s (beside H), H + H MSM %.3f s, "
-                  "L/A/B_G1 MSMs %.3f s",
+        CUZK_LOGD("%s: partition of 2^%u: bases + a/b/c upload %.3f s, scalars %.3f s (beside H), H + witness "
+                  "upload + H MSM %.3f s, L/A/B_G1 MSMs %.3f s (%zu scalar bytes uploaded%s)",
                   d->label, pp->log2_m, (t_up - t0) / 1e9, (t_scal - t_up) / 1e9, (t_h - t_scal) / 1e9,
-                  (cuzk_now_ns() - t_h) / 1e9);
+                  (cuzk_now_ns() - t_h) / 1e9, up_bytes, by_index ? "" : ", densities unlike the resident ones'");
     gpu_bases_release(d, res);
     if (sl)
         slot_release(d, sl);
     if (!st) {
+        *scalar_bytes = up_bytes;
         st = groth16_pending_from_g1(pp, &sums, r, s, qs.wb, out, err);
         qs.wb = NULL;
     }
@@ -229,7 +272,8 @@ static cuzk_status start(void *ctx, uint32_t device, const void *params, const v
     pthread_mutex_unlock(&d->mu);
     int64_t t0 = cuzk_now_ns();
     groth16_pending_t *p = NULL;
-    st = device_prove(g, d, pp, as, rel, &r, &s, &p, err);
+    size_t scalar_bytes = 0;
+    st = device_prove(g, d, pp, as, rel, &r, &s, &p, &scalar_bytes, err);
     bool fallback = st && g->fallback; /* a/b/c not released: the CPU can start over */
     pthread_mutex_lock(&d->mu);
     d->in_flight--;
@@ -238,6 +282,7 @@ static cuzk_status start(void *ctx, uint32_t device, const void *params, const v
         d->failures++;
     else
         d->partitions++;
+    d->scalar_bytes += scalar_bytes;
     if (fallback)
         d->fallbacks++;
     pthread_mutex_unlock(&d->mu);

@@ -1,5 +1,5 @@
-/* The circuits' G1 query bases resident on a device, charged to its budget, least recently
- * used dropped first; see gpu_internal.h. */
+/* The circuits' G1 query bases (and their densities' index lists) resident on a device,
+ * charged to its budget, least recently used dropped first; see gpu_internal.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +32,33 @@ static uint64_t fingerprint(const groth16_params_t *pp)
     return h;
 }
 
-static uint64_t bytes_needed(const groth16_params_t *pp)
+/* The bases and, for each density given, its index list (4 bytes a dense variable). */
+static uint64_t bytes_needed(const groth16_params_t *pp, const uint64_t *a_density, const uint64_t *b_density)
 {
-    return (uint64_t)(pp->n_h + pp->n_l + pp->n_a + pp->n_b) * sizeof(g1_affine_t);
+    return (uint64_t)(pp->n_h + pp->n_l + pp->n_a + pp->n_b) * sizeof(g1_affine_t) +
+           (uint64_t)((a_density ? pp->n_a : 0) + (b_density ? pp->n_b : 0)) * sizeof(uint32_t);
+}
+
+static size_t density_words(const groth16_params_t *pp)
+{
+    return (pp->n_inputs + pp->n_aux) / 64 + 1;
+}
+
+/* Equal bits over the first nbits (bits past them are not part of a density). */
+static bool density_eq(const uint64_t *x, const uint64_t *y, size_t nbits)
+{
+    if (!x || !y)
+        return x == y;
+    if (memcmp(x, y, nbits / 64 * sizeof *x))
+        return false;
+    uint64_t mask = nbits % 64 ? (1ull << (nbits % 64)) - 1 : 0;
+    return !((x[nbits / 64] ^ y[nbits / 64]) & mask);
+}
+
+bool gpu_resident_density_is(const gpu_resident *r, const uint64_t *a_density, const uint64_t *b_density)
+{
+    size_t nbits = r->params->n_inputs + r->params->n_aux;
+    return density_eq(r->a_density, a_density, nbits) && density_eq(r->b_density, b_density, nbits);
 }
 
 static void resident_free(gpu_resident *r)
@@ -43,7 +67,28 @@ static void resident_free(gpu_resident *r)
     gpu_msm_bases_free(r->l);
     gpu_msm_bases_free(r->a);
     gpu_msm_bases_free(r->b_g1);
+    gpu_buffer_free(r->idx_a);
+    gpu_buffer_free(r->idx_b);
+    free(r->a_density);
+    free(r->b_density);
     free(r);
+}
+
+/* A host copy of a density (NULL stays NULL) and its index list on the device. */
+static cuzk_status density_index(gpu_dev *d, gpu_queue *q, const groth16_params_t *pp, const uint64_t *density,
+                                 size_t want, uint64_t **copy, gpu_buffer **idx, cuzk_error *err)
+{
+    if (!density)
+        return CUZK_OK;
+    size_t words = density_words(pp), count = 0;
+    if (!(*copy = malloc(words * sizeof **copy)))
+        return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for a density copy", d->label);
+    memcpy(*copy, density, words * sizeof **copy);
+    cuzk_status st = gpu_msm_density_index(q, density, pp->n_inputs + pp->n_aux, idx, &count, err);
+    if (!st && count != want)
+        st = cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: a density selects %zu variables, the key has %zu bases", d->label,
+                       count, want);
+    return st;
 }
 
 static void unlink_resident(gpu_dev *d, gpu_resident *r)
@@ -57,7 +102,8 @@ static void unlink_resident(gpu_dev *d, gpu_resident *r)
     d->n_resident--;
 }
 
-static cuzk_status upload(gpu_dev *d, gpu_queue *q, gpu_resident *r, cuzk_error *err)
+static cuzk_status upload(gpu_dev *d, gpu_queue *q, gpu_resident *r, const uint64_t *a_density,
+                          const uint64_t *b_density, cuzk_error *err)
 {
     const groth16_params_t *pp = r->params;
     cuzk_status st = gpu_fail_check(d->fail, GPU_FAIL_BASES, d->pos, d->label, err);
@@ -69,13 +115,17 @@ static cuzk_status upload(gpu_dev *d, gpu_queue *q, gpu_resident *r, cuzk_error 
         st = gpu_msm_bases_upload(q, pp->a, pp->n_a, &r->a, err);
     if (!st)
         st = gpu_msm_bases_upload(q, pp->b_g1, pp->n_b, &r->b_g1, err);
+    if (!st)
+        st = density_index(d, q, pp, a_density, pp->n_a, &r->a_density, &r->idx_a, err);
+    if (!st)
+        st = density_index(d, q, pp, b_density, pp->n_b, &r->b_density, &r->idx_b, err);
     return st;
 }
 
-cuzk_status gpu_bases_acquire(gpu_dev *d, gpu_queue *q, const groth16_params_t *pp, gpu_resident **out,
-                              cuzk_error *err)
+cuzk_status gpu_bases_acquire(gpu_dev *d, gpu_queue *q, const groth16_params_t *pp, const uint64_t *a_density,
+                              const uint64_t *b_density, gpu_resident **out, cuzk_error *err)
 {
-    uint64_t fp = fingerprint(pp), need = bytes_needed(pp);
+    uint64_t fp = fingerprint(pp), need = bytes_needed(pp, a_density, b_density);
     pthread_mutex_lock(&d->mu);
     for (;;) {
         gpu_resident *r = d->residents;
@@ -131,7 +181,7 @@ cuzk_status gpu_bases_acquire(gpu_dev *d, gpu_queue *q, const groth16_params_t *
         d->n_resident++;
         pthread_mutex_unlock(&d->mu);
 
-        cuzk_status st = upload(d, q, r, err);
+        cuzk_status st = upload(d, q, r, a_density, b_density, err);
 
         pthread_mutex_lock(&d->mu);
         r->loading = false;

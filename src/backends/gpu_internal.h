@@ -30,12 +30,16 @@ cuzk_status gpu_fail_check(gpu_fail_hook *h, gpu_fail_stage stage, uint32_t devi
 
 /* ---- resident bases (gpu_bases.c) ---- */
 
-/* The G1 query bases of one parameter set on one device. */
+/* The G1 query bases of one parameter set on one device, and the index lists of its A / B
+ * densities (gpu_msm_density_index: the A and B_G1 MSMs read their scalars from the witness on
+ * the device through them), made from the densities of the partition that loaded the set. */
 typedef struct gpu_resident {
     const groth16_params_t *params; /* identity: the pointer and the fingerprint */
     uint64_t fingerprint;
     gpu_msm_bases *h, *l, *a, *b_g1;
-    uint64_t bytes;
+    gpu_buffer *idx_a, *idx_b;       /* NULL: no density (every variable) or an empty one */
+    uint64_t *a_density, *b_density; /* host copies of those densities (NULL: none) */
+    uint64_t bytes;                  /* bases and index lists */
     uint64_t last_use;
     uint32_t users;
     bool loading;
@@ -44,10 +48,15 @@ typedef struct gpu_resident {
 
 struct gpu_dev;
 /* The resident bases of params on d, uploaded through q (evicting idle ones, least recently
- * used first, to fit the budget) when not resident; marks them used until gpu_bases_release.
- * Errors: CUZK_E_NOMEM naming the device when they can never fit the budget, upload errors. */
-cuzk_status gpu_bases_acquire(struct gpu_dev *d, gpu_queue *q, const groth16_params_t *params, gpu_resident **out,
+ * used first, to fit the budget) when not resident, with the index lists of a_density /
+ * b_density (groth16_assignment_t's bitmaps over n_inputs + n_aux variables; NULL: every
+ * variable); marks them used until gpu_bases_release. Errors: CUZK_E_NOMEM naming the device
+ * when they can never fit the budget, upload errors. */
+cuzk_status gpu_bases_acquire(struct gpu_dev *d, gpu_queue *q, const groth16_params_t *params,
+                              const uint64_t *a_density, const uint64_t *b_density, gpu_resident **out,
                               cuzk_error *err);
+/* Whether r's index lists were made from these densities (the same bits over the variables). */
+bool gpu_resident_density_is(const gpu_resident *r, const uint64_t *a_density, const uint64_t *b_density);
 void gpu_bases_release(struct gpu_dev *d, gpu_resident *r);
 /* Free every resident set (the device is closing: no user left). */
 void gpu_bases_free_all(struct gpu_dev *d);
@@ -62,6 +71,8 @@ typedef struct {
     gpu_event *stage_done[2];  /* the upload that last read each half */
     gpu_buffer *abc[3];        /* a, b, c on the device */
     size_t abc_bytes;          /* size of each */
+    gpu_buffer *w;             /* the witness scalars when they do not fit in abc[1] */
+    size_t w_bytes;
 } gpu_slot;
 
 #define GPU_MAX_SLOTS 64
@@ -80,6 +91,7 @@ typedef struct gpu_dev {
     uint64_t bases_bytes, bases_budget, evictions, tick;
     uint32_t n_resident;
     uint64_t busy_ns, partitions, failures, fallbacks;
+    uint64_t scalar_bytes; /* witness scalars uploaded for the L, A, B_G1 MSMs */
     uint32_t in_flight;
     gpu_fail_hook *fail;
 } gpu_dev;

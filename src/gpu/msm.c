@@ -317,30 +317,44 @@ static cuzk_status check_opts(gpu_device *dev, const gpu_msm_opts *in, gpu_msm_o
     return CUZK_OK;
 }
 
-cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first, const gpu_buffer *device_scalars,
-                          const uint8_t *host_scalars, size_t n, const gpu_msm_opts *opts, gpu_msm_stats *stats,
-                          g1_jac_t *result, cuzk_error *err)
+/* The checks shared by the entry points: bases on q's device, first + n within them, n < 2^32. */
+static cuzk_status check_common(gpu_queue *q, const gpu_msm_bases *bases, size_t first, size_t n,
+                                const g1_jac_t *result, cuzk_error *err)
 {
     if (!q || !bases || !result)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: NULL %s", FN, !q ? "queue" : !bases ? "bases" : "result");
     gpu_device *dev = gpu_queue_device(q);
     if (bases->dev != dev)
         return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the bases are on %s", FN, gpu_device_label(bases->dev));
-    if (device_scalars && host_scalars)
-        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: scalars both on the device and on the host", FN);
     if (n > UINT32_MAX)
         return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: n = %zu, at most 2^32 - 1", FN, n);
     if (first > bases->n || n > bases->n - first)
         return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: first %zu + n %zu exceed the %zu bases", FN, first, n,
                         bases->n);
-    if (n && !device_scalars && !host_scalars)
-        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: NULL scalars with n = %zu", FN, n);
-    if (device_scalars && device_scalars->dev != dev)
-        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the scalar buffer is on %s", FN,
-                        gpu_device_label(device_scalars->dev));
-    if (device_scalars && gpu_buffer_size(device_scalars) / SCALAR_BYTES < n)
-        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the scalar buffer holds %zu bytes, n = %zu scalars need %zu",
-                        FN, gpu_buffer_size(device_scalars), n, n * SCALAR_BYTES);
+    return CUZK_OK;
+}
+
+/* A device buffer of q's device holding at least `count` elements of `elem` bytes. */
+static cuzk_status check_buffer(gpu_device *dev, const gpu_buffer *b, const char *what, size_t count, size_t elem,
+                                cuzk_error *err)
+{
+    if (b->dev != dev)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the %s buffer is on %s", FN, what, gpu_device_label(b->dev));
+    if (gpu_buffer_size(b) / elem < count)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the %s buffer holds %zu bytes, %zu %s need %zu", FN, what,
+                        gpu_buffer_size(b), count, what, count * elem);
+    return CUZK_OK;
+}
+
+/* The MSM of every entry point: scalar i of the sum is host_scalars[i] (host), or
+ * device_scalars[sfirst + index[i]] (index != NULL) or device_scalars[sfirst + i]; nscalars
+ * bounds the indices. Arguments checked by the caller. */
+static cuzk_status msm_run(gpu_queue *q, const gpu_msm_bases *bases, size_t first, const gpu_buffer *device_scalars,
+                           size_t sfirst, size_t nscalars, const gpu_buffer *index, const uint8_t *host_scalars,
+                           size_t n, const gpu_msm_opts *opts, gpu_msm_stats *stats, g1_jac_t *result,
+                           cuzk_error *err)
+{
+    gpu_device *dev = gpu_queue_device(q);
     gpu_msm_opts o;
     cuzk_status st = check_opts(dev, opts, &o, err);
     if (st)
@@ -356,8 +370,9 @@ cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first
     c.dev = dev;
     c.bases = bases->buf;
     size_t chunk = n < o.chunk ? n : o.chunk;
+    bool staged = host_scalars || index; /* each chunk's scalars copied into c.staged */
     if (n) {
-        if (host_scalars)
+        if (staged)
             st = gpu_buffer_alloc(dev, chunk * SCALAR_BYTES, &c.staged, err);
         if (!st)
             st = gpu_buffer_alloc(dev, chunk * sizeof(uint32_t), &c.ones, err);
@@ -367,15 +382,22 @@ cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first
             st = gpu_buffer_alloc(dev, 4 * sizeof(uint32_t), &c.ctr, err);
     }
     /* the scalar buffer is only read; the runtime's arguments are not const */
-    gpu_buffer *sbuf = host_scalars ? c.staged : (gpu_buffer *)(uintptr_t)device_scalars;
+    gpu_buffer *dsc = (gpu_buffer *)(uintptr_t)device_scalars;
+    gpu_buffer *sbuf = staged ? c.staged : dsc;
     for (size_t c0 = 0; c0 < n && !st; c0 += chunk) {
         size_t cn = n - c0 < chunk ? n - c0 : chunk;
-        uint32_t soff = host_scalars ? 0 : (uint32_t)c0, base0 = (uint32_t)(first + c0);
-        uint32_t ctr[4] = {0, 0, UINT32_MAX, 0};
+        uint32_t soff = staged ? 0 : (uint32_t)(sfirst + c0), base0 = (uint32_t)(first + c0);
+        uint32_t ctr[4] = {0, 0, UINT32_MAX, UINT32_MAX};
         if (host_scalars)
             st = gpu_upload(q, c.staged, 0, host_scalars + c0 * SCALAR_BYTES, cn * SCALAR_BYTES, err);
         if (!st)
             st = gpu_upload(q, c.ctr, 0, ctr, sizeof ctr, err);
+        if (!st && index) {
+            gpu_arg a[] = {gpu_arg_buf(dsc),          gpu_arg_u32((uint32_t)sfirst), gpu_arg_u32((uint32_t)nscalars),
+                           gpu_arg_buf((gpu_buffer *)(uintptr_t)index), gpu_arg_u32((uint32_t)c0),
+                           gpu_arg_u32((uint32_t)cn), gpu_arg_buf(c.staged), gpu_arg_buf(c.ctr)};
+            st = launch(&c, "msm_gather_scalars", cn, MSM_GROUP, a, 8, err);
+        }
         if (!st) {
             gpu_arg a[] = {gpu_arg_buf(sbuf), gpu_arg_u32(soff), gpu_arg_u32((uint32_t)cn), gpu_arg_buf(c.ones),
                            gpu_arg_buf(c.big), gpu_arg_buf(c.ctr)};
@@ -387,6 +409,11 @@ cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first
             st = gpu_queue_sync(q, err);
         if (st)
             break;
+        if (ctr[3] != UINT32_MAX) {
+            st = gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: index %zu selects a scalar past the %zu given", FN,
+                          c0 + ctr[3], nscalars);
+            break;
+        }
         if (ctr[2] != UINT32_MAX) {
             st = gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: scalar %zu is not below r", FN, c0 + ctr[2]);
             break;
@@ -410,6 +437,82 @@ cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first
     g1_jac_from_affine(result, &a);
     if (stats)
         *stats = local;
+    return CUZK_OK;
+}
+
+cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first, const gpu_buffer *device_scalars,
+                          const uint8_t *host_scalars, size_t n, const gpu_msm_opts *opts, gpu_msm_stats *stats,
+                          g1_jac_t *result, cuzk_error *err)
+{
+    cuzk_status st = check_common(q, bases, first, n, result, err);
+    if (st)
+        return st;
+    gpu_device *dev = gpu_queue_device(q);
+    if (device_scalars && host_scalars)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: scalars both on the device and on the host", FN);
+    if (n && !device_scalars && !host_scalars)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: NULL scalars with n = %zu", FN, n);
+    if (device_scalars && (st = check_buffer(dev, device_scalars, "scalars", n, SCALAR_BYTES, err)))
+        return st;
+    return msm_run(q, bases, first, device_scalars, 0, n, NULL, host_scalars, n, opts, stats, result, err);
+}
+
+cuzk_status gpu_msm_g1_indexed(gpu_queue *q, const gpu_msm_bases *bases, size_t first, const gpu_buffer *scalars,
+                               size_t sfirst, size_t nscalars, const gpu_buffer *index, size_t n,
+                               const gpu_msm_opts *opts, gpu_msm_stats *stats, g1_jac_t *result, cuzk_error *err)
+{
+    cuzk_status st = check_common(q, bases, first, n, result, err);
+    if (st)
+        return st;
+    gpu_device *dev = gpu_queue_device(q);
+    if (n && (!scalars || (!index && n > nscalars)))
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: %s with n = %zu", FN,
+                        !scalars ? "NULL scalars" : "fewer scalars than bases", n);
+    if (sfirst + nscalars > UINT32_MAX)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: scalars [%zu, %zu + %zu) past 2^32 - 1", FN, sfirst, sfirst,
+                        nscalars);
+    if (n && (st = check_buffer(dev, scalars, "scalars", sfirst + nscalars, SCALAR_BYTES, err)))
+        return st;
+    if (n && index && (st = check_buffer(dev, index, "index", n, sizeof(uint32_t), err)))
+        return st;
+    return msm_run(q, bases, first, scalars, sfirst, nscalars, index, NULL, n, opts, stats, result, err);
+}
+
+cuzk_status gpu_msm_density_index(gpu_queue *q, const uint64_t *density, size_t nbits, gpu_buffer **out,
+                                  size_t *count, cuzk_error *err)
+{
+    if (!q || !density || !out || !count)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "gpu_msm_density_index: NULL %s",
+                         !q ? "queue" : !density ? "density" : !out ? "out" : "count");
+    *out = NULL;
+    *count = 0;
+    gpu_device *dev = gpu_queue_device(q);
+    if (nbits > UINT32_MAX)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "gpu_msm_density_index: %zu bits, at most 2^32 - 1", nbits);
+    size_t m = 0;
+    for (size_t i = 0; i < nbits; i++)
+        m += density[i / 64] >> (i % 64) & 1;
+    if (!m)
+        return CUZK_OK;
+    uint32_t *idx = malloc(m * sizeof *idx);
+    if (!idx)
+        return gpu_fail(dev, err, CUZK_E_NOMEM, "gpu_msm_density_index: out of host memory for %zu indices", m);
+    for (size_t i = 0, k = 0; i < nbits; i++)
+        if (density[i / 64] >> (i % 64) & 1)
+            idx[k++] = (uint32_t)i;
+    cuzk_status st = gpu_buffer_alloc(dev, m * sizeof *idx, out, err);
+    if (!st)
+        st = gpu_upload(q, *out, 0, idx, m * sizeof *idx, err);
+    if (!st)
+        st = gpu_queue_sync(q, err);
+    free(idx);
+    if (st) {
+        gpu_queue_sync(q, NULL);
+        gpu_buffer_free(*out);
+        *out = NULL;
+        return st;
+    }
+    *count = m;
     return CUZK_OK;
 }
 

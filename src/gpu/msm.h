@@ -103,6 +103,36 @@ cuzk_status gpu_msm_g1_ex(gpu_queue *q, const gpu_msm_bases *bases, size_t first
                           const uint8_t *host_scalars, size_t n, const gpu_msm_opts *opts, gpu_msm_stats *stats,
                           g1_jac_t *result, cuzk_error *err);
 
+/* ---- Density-filtered queries over one resident witness ----
+ * A Groth16 query of a density-filtered key (bellperson's A and B_G1: one base per variable
+ * whose density bit is set, src/msm/msm.h msm_g1_density) is
+ *   sum_{i < n} w[v_i] * bases[first + i],   v_i = the variable of the i-th set density bit,
+ * so with the full witness w on the device once, each query reads its scalars in place through
+ * the index list (v_i), uploaded once per parameter set, and no host copy of the filtered
+ * scalars is made or uploaded. */
+
+/* The index list of a density bitmap: the positions of its set bits among the first nbits
+ * (bit i = (density[i / 64] >> (i % 64)) & 1, LSB first, as msm_g1_density), increasing, as
+ * u32 in a new device buffer *out (owned by the caller: gpu_buffer_free; NULL when no bit is
+ * set) uploaded through q; blocks until it is on the device. *count = the popcount.
+ * Errors: CUZK_E_INVALID_ARG (NULL, nbits >= 2^32), CUZK_E_NOMEM / CUZK_E_DEVICE. */
+cuzk_status gpu_msm_density_index(gpu_queue *q, const uint64_t *density, size_t nbits, gpu_buffer **out,
+                                  size_t *count, cuzk_error *err);
+
+/* *result = sum_{i < n} S_i * bases[first + i] with, in the device buffer `scalars` (canonical
+ * scalars as gpu_msm_g1's, of q's device, left unchanged), the window
+ * W = scalars[sfirst .. sfirst + nscalars) and
+ *   S_i = W[index[i]]   (index: a device buffer of at least n u32, e.g. gpu_msm_density_index)
+ *   S_i = W[i]          (index NULL; n <= nscalars).
+ * Method, result and blocking as gpu_msm_g1_ex (opts, stats may be NULL); with an index each
+ * chunk's scalars are first gathered into a temporary of 32 bytes a scalar of the chunk.
+ * Errors as gpu_msm_g1_ex, and CUZK_E_INVALID_ARG for an index entry >= nscalars (found on the
+ * device: the message gives its position), sfirst + nscalars >= 2^32 or past the buffer, an
+ * index buffer shorter than n. */
+cuzk_status gpu_msm_g1_indexed(gpu_queue *q, const gpu_msm_bases *bases, size_t first, const gpu_buffer *scalars,
+                               size_t sfirst, size_t nscalars, const gpu_buffer *index, size_t n,
+                               const gpu_msm_opts *opts, gpu_msm_stats *stats, g1_jac_t *result, cuzk_error *err);
+
 /* The window size the device Pippenger takes for m large scalars: c minimising
  * ceil(256 / c) (m + 3 2^(c-1)) (accumulation plus reduction additions per window) over
  * [GPU_MSM_MIN_WINDOW, GPU_MSM_MAX_WINDOW]. */

@@ -141,7 +141,8 @@ typedef struct {
 /* The witness as the canonical scalars (fr_to_limbs: 4 x 64-bit little-endian limbs, 32 bytes)
  * the query MSMs take:
  *   w   n_inputs + n_aux scalars, inputs first; the L query reads w + 4 * n_inputs (n_aux);
- *   wa  the n_a scalars of the A-density variables, in variable order;
+ *   wa  the n_a scalars of the A-density variables, in variable order (NULL unless asked for:
+ *       an MSM that selects them from w by the density, e.g. on a GPU, needs no copy);
  *   wb  the n_b scalars of the B-density variables (the B_G1 MSM and, through
  *       groth16_pending_from_g1, the B_G2 MSM of prove_finish).
  * malloc'ed, owned by the struct (groth16_query_scalars_free). */
@@ -149,12 +150,13 @@ typedef struct {
     uint64_t *w, *wa, *wb;
 } groth16_query_scalars_t;
 
-/* Fill *out from asg->w, or from the compact witness cw when cw != NULL (asg->w ignored),
- * and asg's densities, after the checks of groth16_prove_start (popcounts against the key).
+/* Fill *out (wa only when with_a) from asg->w, or from the compact witness cw when cw != NULL
+ * (asg->w ignored), and asg's densities, after the checks of groth16_prove_start (popcounts
+ * against the key).
  * Does not touch asg->a/b/c. Errors: CUZK_E_INVALID_ARG (NULL, a density or witness length that
  * does not match params), CUZK_E_NOMEM. On error *out holds nothing to free. */
 cuzk_status groth16_query_scalars(const groth16_params_t *params, const groth16_assignment_t *asg,
-                                  const groth16_compact_witness_t *cw, groth16_query_scalars_t *out,
+                                  const groth16_compact_witness_t *cw, bool with_a, groth16_query_scalars_t *out,
                                   cuzk_error *err);
 void groth16_query_scalars_free(groth16_query_scalars_t *qs); /* NULL is a no-op; zeroes it */
 

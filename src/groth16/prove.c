@@ -320,13 +320,14 @@ static cuzk_status prove_start(const groth16_params_t *pp, const groth16_assignm
 }
 
 cuzk_status groth16_query_scalars(const groth16_params_t *pp, const groth16_assignment_t *asg,
-                                  const groth16_compact_witness_t *cw, groth16_query_scalars_t *out, cuzk_error *err)
+                                  const groth16_compact_witness_t *cw, bool with_a, groth16_query_scalars_t *out,
+                                  cuzk_error *err)
 {
     if (!pp || !asg || !out || (!cw && !asg->w) || (cw && (!cw->inputs || !cw->aux)))
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "groth16_query_scalars: NULL argument");
     memset(out, 0, sizeof *out);
     cuzk_status st = check_inputs(pp, asg, cw, err);
-    return st ? st : query_scalars(pp, asg, cw, true, out, err);
+    return st ? st : query_scalars(pp, asg, cw, with_a, out, err);
 }
 
 void groth16_query_scalars_free(groth16_query_scalars_t *qs)

@@ -2,7 +2,10 @@
  * skip, exit 77, where none exists), against the CPU backend as the independent oracle: the
  * CPU path (groth16_prove_start, itself checked against snarkjs / the verifier) with the same
  * fixed r, s must give the same 192 bytes, and every proof must verify.
- *   - the synthetic circuit at two sizes, plain and compact witnesses, several partitions;
+ *   - the synthetic circuit at two sizes, plain and compact witnesses, several partitions; the
+ *     witness uploaded once a partition (32 bytes a variable) for the L, A and B_G1 MSMs, which
+ *     select the densities' variables on the device; a partition with another density (one
+ *     bit moved) proved from the host's filtered scalars, also identical;
  *   - two workers of one device proving at once;
  *   - the resident bases: uploaded once per parameter set, the least recently used dropped under
  *     a tiny per-device budget (counted in the stats), a set larger than the budget refused
@@ -59,13 +62,32 @@ static void make_compact(builtin_assignment *as, const groth16_params_t *pp, cs_
     as->g.w = NULL;
 }
 
+static const uint64_t *a_density_override; /* when set, every partition's A density */
+
 static builtin_assignment *synth(const circuit *c, uint32_t partition)
 {
     void *a = NULL;
     cuzk_error err = {0};
     cuzk_status st = c->kind->synthesize(c->kind->ctx, &c->in, partition, &no_cancel, &a, &err);
     CHECK(!st && a, "synthesize %u: %s", partition, err.msg);
+    if (a && a_density_override)
+        ((builtin_assignment *)a)->g.a_density = a_density_override;
     return a;
+}
+
+/* Device bytes of a parameter set resident: its G1 bases and the index lists of its densities
+ * (4 bytes a dense variable; the synthetic circuit has both densities). */
+static uint64_t resident_bytes(const groth16_params_t *pp)
+{
+    return (uint64_t)(pp->n_h + pp->n_l + pp->n_a + pp->n_b) * sizeof(g1_affine_t) +
+           (uint64_t)(pp->n_a + pp->n_b) * sizeof(uint32_t);
+}
+
+/* The witness scalars a partition uploads: 32 bytes a variable, once for the L, A and B_G1
+ * MSMs (the density's variables selected on the device), not L's, A's and B's lists. */
+static uint64_t witness_bytes(const groth16_params_t *pp)
+{
+    return (uint64_t)(pp->n_inputs + pp->n_aux) * 32;
 }
 
 /* The CPU oracle's proof bytes of partition p with R, S. */
@@ -147,6 +169,8 @@ static void check_identical(backend *b, const circuit *c, uint32_t p, bool compa
         return;
     CHECK(!memcmp(want, got, sizeof got), "%s partition %u%s: GPU proof differs from the CPU's", what, p,
           compact ? " (compact)" : "");
+    if (a_density_override)
+        return; /* not the key's density: the identity is the check, the proof cannot verify */
     st = c->vh->verify(c->vh->ctx, &c->in, c->pp, p, got, &err);
     CHECK(!st, "%s partition %u: GPU proof does not verify: %s", what, p, err.msg);
 }
@@ -216,10 +240,10 @@ static void test_identity(circuit *small, circuit *big)
           (unsigned long long)s.partitions, (unsigned long long)s.failures, s.in_flight);
     CHECK(s.bases_resident == 2 && s.bases_evictions == 0, "2 parameter sets resident, no eviction (got %u, %llu)",
           s.bases_resident, (unsigned long long)s.bases_evictions);
-    uint64_t want_bytes = 0;
-    const groth16_params_t *pps[2] = {small->pp, big->pp};
-    for (int i = 0; i < 2; i++)
-        want_bytes += (uint64_t)(pps[i]->n_h + pps[i]->n_l + pps[i]->n_a + pps[i]->n_b) * sizeof(g1_affine_t);
+    uint64_t want_bytes = resident_bytes(small->pp) + resident_bytes(big->pp);
+    uint64_t want_up = 3 * witness_bytes(small->pp) + 2 * witness_bytes(big->pp);
+    CHECK(s.scalar_upload_bytes == want_up, "witness scalars uploaded: %llu bytes, expected %llu (once a partition)",
+          (unsigned long long)s.scalar_upload_bytes, (unsigned long long)want_up);
     CHECK(s.bases_bytes == want_bytes, "resident bases %llu bytes, expected %llu", (unsigned long long)s.bases_bytes,
           (unsigned long long)want_bytes);
     CHECK(s.busy_ns > 0 && s.mem_total_bytes > 0 && strstr(s.label, dev0), "stats label / busy / memory");
@@ -242,9 +266,7 @@ static void test_identity(circuit *small, circuit *big)
 
 static void test_lru(circuit *small, circuit *big)
 {
-    const groth16_params_t *pb = big->pp, *ps = small->pp;
-    uint64_t big_bytes = (uint64_t)(pb->n_h + pb->n_l + pb->n_a + pb->n_b) * sizeof(g1_affine_t);
-    uint64_t small_bytes = (uint64_t)(ps->n_h + ps->n_l + ps->n_a + ps->n_b) * sizeof(g1_affine_t);
+    uint64_t big_bytes = resident_bytes(big->pp), small_bytes = resident_bytes(small->pp);
     /* room for the big set, not for both */
     backend *b = open_backend(NULL, false, big_bytes + small_bytes / 2, 1);
     check_identical(b, small, 0, false, "lru small");
@@ -271,6 +293,48 @@ static void test_lru(circuit *small, circuit *big)
     CHECK(st == CUZK_E_NOMEM && strstr(err.msg, dev0) && strstr(err.msg, "budget"),
           "bases over the budget: status %d '%s'", st, err.msg);
     backend_close(b);
+}
+
+/* Densities through the index lists and past them: an A density with one bit moved (same
+ * popcount) selects through a non-trivial index list; a partition whose density differs from
+ * the one the resident lists were made from is proved from the host's filtered scalars; each
+ * byte-identical to the CPU's with the same density; the resident lists are kept. */
+static void test_other_density(circuit *small)
+{
+    const groth16_params_t *pp = small->pp;
+    size_t nvars = pp->n_inputs + pp->n_aux, words = nvars / 64 + 1;
+    builtin_assignment *as = synth(small, 0);
+    uint64_t *moved = malloc(words * sizeof *moved);
+    memcpy(moved, as->g.a_density, words * sizeof *moved);
+    small->kind->free_assignment(small->kind->ctx, as);
+    size_t set = 0, clear = nvars;
+    for (size_t i = nvars; i-- > 1;)
+        if (!(moved[i / 64] >> (i % 64) & 1))
+            clear = i;
+    while (!(moved[set / 64] >> (set % 64) & 1) || set < pp->n_inputs)
+        set++;
+    CHECK(clear < nvars, "the synthetic A density has a clear bit");
+    moved[set / 64] ^= 1ull << (set % 64);
+    moved[clear / 64] ^= 1ull << (clear % 64);
+
+    /* the moved density loads the set (its index list is not the identity past `set`, unlike
+     * the synthetic key's A density, whose only clear bit is the last), then the key's own
+     * density takes the host path, then the moved one the index path again */
+    backend *b = open_backend(NULL, false, 0, 1);
+    a_density_override = moved;
+    check_identical(b, small, 0, false, "resident moved density");
+    a_density_override = NULL;
+    check_identical(b, small, 1, false, "the key's density");
+    a_density_override = moved;
+    check_identical(b, small, 2, true, "resident moved density again");
+    a_density_override = NULL;
+    backend_device_stats s = stats_of(b);
+    uint64_t want = 2 * witness_bytes(pp) + (uint64_t)(pp->n_aux + pp->n_a + pp->n_b) * 32;
+    CHECK(s.scalar_upload_bytes == want && s.bases_resident == 1 && s.partitions == 3,
+          "other density: %llu scalar bytes (expected %llu), %u resident", (unsigned long long)s.scalar_upload_bytes,
+          (unsigned long long)want, s.bases_resident);
+    backend_close(b);
+    free(moved);
 }
 
 static void test_failures(circuit *small)
@@ -382,6 +446,7 @@ int main(void)
     circuit_make(&big, 11);
     test_identity(&small, &big);
     test_lru(&small, &big);
+    test_other_density(&small);
     test_failures(&small);
     test_config_errors();
     builtin_synthetic_free(small.syn);

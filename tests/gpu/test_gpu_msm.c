@@ -8,7 +8,9 @@
  * edge values (0, 1, 2, r - 1, r - 2, 2^k, 2^k - 1, values that fill a window), all the same
  * value. Sizes 0, 1, 2, 3, 100, 2^12 + 1, and 2^13 + 3 in chunks of 2^12 with small sort batches
  * (several chunks and batches, checked from the stats); both entry points (device and host
- * scalars), first > 0, forced window sizes 2..16. Then every argument error.
+ * scalars), first > 0, forced window sizes 2..16. Density-filtered queries (gpu_msm_g1_indexed
+ * over gpu_msm_density_index) against msm_g1_density: densities of 0..100%, witness windows at
+ * an offset, several chunks. Then every argument error.
  * `--max-log N` (N >= 12) sets the largest size 2^N + 3 (tests/gpu/device-check.sh).
  */
 #include <stdlib.h>
@@ -243,6 +245,111 @@ static void test_values(ctx *c)
     run_case(c, MIX_RANDOM, 0, big, NULL, "default", NULL);
 }
 
+/* A density-filtered query (gpu_msm_g1_indexed over gpu_msm_density_index) against the CPU's
+ * msm_g1_density: nvars witness scalars at offset sfirst of a device buffer, a density bitmap
+ * keeping about `keep` percent of them (first and last variable set), bases[first ..] the
+ * dense ones. */
+static void run_density_case(ctx *c, int mix, size_t nvars, unsigned keep, size_t sfirst, size_t first,
+                             const gpu_msm_opts *opts, const char *tag)
+{
+    size_t words = nvars / 64 + 1;
+    uint64_t *density = calloc(words, sizeof *density), *w = malloc((sfirst + nvars + 1) * 4 * sizeof *w);
+    size_t m = 0;
+    for (size_t i = 0; i < nvars; i++)
+        if (i == 0 || i == nvars - 1 || rnd64() % 100 < keep) {
+            density[i / 64] |= 1ull << (i % 64);
+            m++;
+        }
+    memset(w, 0x5a, sfirst * 32); /* not scalars: never read */
+    for (size_t i = 0; i < nvars; i++)
+        make_scalar(&w[4 * (sfirst + i)], mix, i);
+    char what[160];
+    snprintf(what, sizeof what, "%s: density %u%% of %zu (%zu) mix=%s sfirst=%zu first=%zu", tag, keep, nvars, m,
+             mix_names[mix], sfirst, first);
+    g1_jac_t want, got;
+    cuzk_error err = {0};
+    cuzk_status st = msm_g1_density(&want, c->host_bases + first, m, density, w + 4 * sfirst, nvars, NULL, &err);
+    CHECK(!st, "CPU msm_g1_density %s: %s", what, err.msg);
+    gpu_buffer *idx = NULL, *buf = NULL;
+    size_t count = 0;
+    if (!st)
+        st = gpu_msm_density_index(c->d->q, density, nvars, &idx, &count, &err);
+    if (!st)
+        st = gpu_buffer_alloc(c->d->dev, (sfirst + nvars) * 32, &buf, &err);
+    if (!st)
+        st = gpu_upload(c->d->q, buf, 0, w, (sfirst + nvars) * 32, &err);
+    if (!st)
+        st = gpu_queue_sync(c->d->q, &err);
+    gpu_msm_stats stats = {0};
+    if (!st)
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, first, buf, sfirst, nvars, idx, count, opts, &stats, &got, &err);
+    if (!gpu_test_ok(st, &err, what, c->d->label)) {
+        CHECK(count == m, "%s: %s: index of %zu entries, %zu bits set", c->d->label, what, count, m);
+        CHECK(!memcmp(&got, &want, sizeof got), "%s: %s: differs from msm_g1_density", c->d->label, what);
+        CHECK(stats.zeros + stats.ones + stats.large == m, "%s: %s: stats cover %zu of %zu scalars", c->d->label, what,
+              stats.zeros + stats.ones + stats.large, m);
+    }
+    gpu_buffer_free(idx);
+    gpu_buffer_free(buf);
+    free(density);
+    free(w);
+}
+
+static void test_density(ctx *c)
+{
+    static const unsigned keeps[] = {0, 3, 50, 97, 100};
+    for (size_t k = 0; k < sizeof keeps / sizeof keeps[0]; k++)
+        for (int mix = 0; mix < MIX_COUNT; mix++)
+            run_density_case(c, mix, 300, keeps[k], mix & 1 ? 5 : 0, mix & 2 ? 3 : 0, NULL, "small");
+    /* several chunks (each gathers its own part of the index), a large window of scalars */
+    gpu_msm_opts o = {(size_t)1 << 11, 0, 4096};
+    run_density_case(c, MIX_FILECOIN, (size_t)1 << 13, 60, 17, 1, &o, "chunked");
+    run_density_case(c, MIX_RANDOM, (size_t)1 << 13, 30, 0, 0, &o, "chunked");
+    /* without an index: the scalars read in place from sfirst */
+    uint64_t *w = malloc(40 * 32);
+    for (size_t i = 0; i < 40; i++)
+        make_scalar(&w[4 * i], MIX_FILECOIN, i);
+    g1_jac_t want, got;
+    cuzk_error err = {0};
+    gpu_buffer *buf = NULL;
+    CHECK(!msm_g1(&want, c->host_bases + 2, w + 4 * 9, 31, NULL, &err), "CPU msm_g1: %s", err.msg);
+    cuzk_status st = gpu_buffer_alloc(c->d->dev, 40 * 32, &buf, &err);
+    if (!st)
+        st = gpu_upload(c->d->q, buf, 0, w, 40 * 32, &err);
+    if (!st)
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, 2, buf, 9, 31, NULL, 31, NULL, NULL, &got, &err);
+    if (!gpu_test_ok(st, &err, "no index, sfirst 9", c->d->label))
+        CHECK(!memcmp(&got, &want, sizeof got), "%s: no index, sfirst 9: differs from msm_g1", c->d->label);
+    /* errors: an index entry past the scalars (found on the device), too few scalars, short index */
+    gpu_buffer *idx = NULL;
+    uint32_t bad[4] = {0, 3, 31, 2};
+    if (!st)
+        st = gpu_buffer_alloc(c->d->dev, sizeof bad, &idx, &err);
+    if (!st)
+        st = gpu_upload(c->d->q, idx, 0, bad, sizeof bad, &err);
+    if (!st)
+        st = gpu_queue_sync(c->d->q, &err);
+    if (!st) {
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, 0, buf, 9, 31, idx, 4, NULL, NULL, &got, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "index 2 "), "index past the scalars: %s (%s)",
+              cuzk_status_name(st), err.msg);
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, 0, buf, 9, 30, NULL, 31, NULL, NULL, &got, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "fewer scalars"), "n > nscalars: %s", err.msg);
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, 0, buf, 9, 32, NULL, 20, NULL, NULL, &got, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "holds 1280 bytes"), "window past the buffer: %s", err.msg);
+        st = gpu_msm_g1_indexed(c->d->q, c->bases, 0, buf, 0, 40, idx, 5, NULL, NULL, &got, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "index buffer"), "short index: %s", err.msg);
+    }
+    size_t count = 1;
+    gpu_buffer *none = (gpu_buffer *)1;
+    uint64_t zero = 0;
+    CHECK(!gpu_msm_density_index(c->d->q, &zero, 64, &none, &count, &err) && !none && count == 0,
+          "empty density: %s", err.msg);
+    gpu_buffer_free(idx);
+    gpu_buffer_free(buf);
+    free(w);
+}
+
 static void test_errors(ctx *c)
 {
     cuzk_error err = {0};
@@ -333,6 +440,7 @@ int main(int argc, char **argv)
         if (gpu_test_ok(gpu_msm_bases_upload(devs[i].q, hb, nbases, &c.bases, &err), &err, "upload", devs[i].label))
             continue;
         test_values(&c);
+        test_density(&c);
         test_errors(&c);
         gpu_msm_bases_free(c.bases);
     }

@@ -3,6 +3,8 @@
  *
  * Scalars are canonical integers (not Montgomery), 8 little-endian 32-bit limbs each, read
  * through the fr_t struct; bases are affine (g1.h). Per chunk of scalars:
+ *   msm_gather_scalars  (density-indexed MSMs only) the chunk's scalars picked from the full
+ *                    witness by the dense bases' variable indices
  *   msm_classify     zeros skipped, ones listed (summed by g1_affine_add_pairs after
  *                    msm_gather), the rest ("large") listed; a scalar >= r is reported
  *   msm_histogram    for each large scalar and window its signed digit (Booth recoding, the
@@ -89,6 +91,24 @@ KERNEL void msm_classify(GLOBAL const fr_t *scalars, u32 soff, u32 n, GLOBAL u32
         return;
     }
     big[ATOMIC_ADD_U32(&ctr[1], 1)] = i;
+}
+
+/* The density-selected scalars of one chunk: out[k] = scalars[sfirst + index[i0 + k]] for
+ * k < n (index: the variable of each dense base, gpu_msm_density_index). An index >= nscalars
+ * sets ctr[3] to the smallest such k (ctr[3] must start as 0xffffffff) and gives zero. */
+KERNEL void msm_gather_scalars(GLOBAL const fr_t *scalars, u32 sfirst, u32 nscalars, GLOBAL const u32 *index,
+                               u32 i0, u32 n, GLOBAL fr_t *out, GLOBAL u32 *ctr)
+{
+    u32 k = GID;
+    if (k >= n)
+        return;
+    u32 j = index[i0 + k];
+    if (j >= nscalars) {
+        ATOMIC_MIN_U32(&ctr[3], k);
+        out[k] = fr_zero();
+        return;
+    }
+    out[k] = scalars[sfirst + j];
 }
 
 /* out[k] = bases[base0 + idx[k]] for k < n */
