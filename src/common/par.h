@@ -1,7 +1,8 @@
 /* Parallel loops on pthreads, for every layer: a team of threads running one function with
  * barriers between phases (the NTT and H passes of src/poly), and a loop over independent
  * work items handed out through an atomic counter (the SpMV and PCE passes of src/cs, the
- * tree building and sealing of src/filecoin).
+ * point-cache checksums and .zkey subgroup checks of src/groth16, the tree building and
+ * sealing of src/filecoin).
  *
  * Team: cuzk_par_run(threads, fn, arg) calls fn(team, tid, nthreads, arg) once on each of
  * nthreads threads (tid 0 is the calling thread) and returns when all have returned. The

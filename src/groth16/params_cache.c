@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <openssl/sha.h>
 
 #include "common/file_io.h"
+#include "common/par.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
@@ -76,24 +76,16 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n)
 
 typedef struct {
     const uint8_t *base;
-    size_t len, nchunks;
+    size_t len;
     uint64_t *out;
-    size_t next;
-    pthread_mutex_t mu;
 } hash_job;
 
-static void *hash_worker(void *arg)
+static cuzk_status hash_chunk(void *ctx, uint64_t c, unsigned worker, cuzk_error *err)
 {
-    hash_job *j = arg;
-    for (;;) {
-        pthread_mutex_lock(&j->mu);
-        size_t c = j->next++;
-        pthread_mutex_unlock(&j->mu);
-        if (c >= j->nchunks)
-            return NULL;
-        size_t a = c * (size_t)PC_CHUNK, b = a + PC_CHUNK < j->len ? a + PC_CHUNK : j->len;
-        j->out[c] = hash_bytes(j->base + a, b - a);
-    }
+    hash_job *j = ctx;
+    size_t a = c * (size_t)PC_CHUNK, b = a + PC_CHUNK < j->len ? a + PC_CHUNK : j->len;
+    j->out[c] = hash_bytes(j->base + a, b - a);
+    return CUZK_OK;
 }
 
 /* Section checksum: the hash of its 64 MiB chunks' hashes (chunks hashed on `threads`). */
@@ -112,18 +104,11 @@ static uint64_t section_sum(const uint8_t *p, size_t len, unsigned threads)
         }
         return mix(h, nchunks);
     }
-    hash_job j = {p, len, nchunks, sums, 0, PTHREAD_MUTEX_INITIALIZER};
+    hash_job j = {p, len, sums};
     unsigned t = threads ? threads : 1;
     if (t > 64)
         t = 64;
-    pthread_t tid[64];
-    unsigned started = 0;
-    for (unsigned i = 1; i < t && i < nchunks; i++)
-        if (!pthread_create(&tid[started], NULL, hash_worker, &j))
-            started++;
-    hash_worker(&j);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    (void)cuzk_par_for(t, nchunks, hash_chunk, &j, NULL);
     uint64_t h = 0;
     for (size_t c = 0; c < nchunks; c++)
         h = mix(h, sums[c]);

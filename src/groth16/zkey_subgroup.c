@@ -3,11 +3,10 @@
  * test, so it runs on all threads: work is cut into chunks of CHUNK points that threads
  * take from a shared counter; each run keeps the lowest failing index so the reported
  * point does not depend on scheduling. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "common/par.h"
 #include "groth16/zkey_internal.h"
 
 #define CHUNK 256u
@@ -18,11 +17,11 @@ typedef struct {
     size_t n_runs;
     uint64_t *first_chunk; /* prefix sums: chunk index where run i starts; n_runs + 1 */
     _Atomic uint64_t *first_bad; /* per run: lowest failing index, UINT64_MAX if none */
-    atomic_uint_fast64_t next;
 } job;
 
-static void check_chunk(job *j, uint64_t chunk)
+static cuzk_status check_chunk(void *ctx, uint64_t chunk, unsigned worker, cuzk_error *err)
 {
+    job *j = ctx;
     size_t r = 0;
     while (j->first_chunk[r + 1] <= chunk)
         r++;
@@ -37,20 +36,9 @@ static void check_chunk(job *j, uint64_t chunk)
         uint64_t cur = atomic_load(&j->first_bad[r]);
         while (i < cur && !atomic_compare_exchange_weak(&j->first_bad[r], &cur, i))
             ;
-        return;
+        break;
     }
-}
-
-static void *worker(void *arg)
-{
-    job *j = arg;
-    uint64_t total = j->first_chunk[j->n_runs];
-    for (;;) {
-        uint64_t c = atomic_fetch_add(&j->next, 1);
-        if (c >= total)
-            return NULL;
-        check_chunk(j, c);
-    }
+    return CUZK_OK;
 }
 
 cuzk_status zkey_check_subgroup_runs(const zkey_point_run *runs, size_t n_runs, unsigned threads,
@@ -69,23 +57,10 @@ cuzk_status zkey_check_subgroup_runs(const zkey_point_run *runs, size_t n_runs, 
         j.first_chunk[i + 1] = j.first_chunk[i] + (runs[i].n + CHUNK - 1) / CHUNK;
         atomic_init(&j.first_bad[i], UINT64_MAX);
     }
-    atomic_init(&j.next, 0);
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 1u;
-    }
+    threads = cuzk_par_threads(threads);
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
-    pthread_t tid[MAX_THREADS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads && t < j.first_chunk[n_runs]; t++) {
-        if (pthread_create(&tid[started], NULL, worker, &j) != 0)
-            break; /* the calling thread still finishes every chunk */
-        started++;
-    }
-    worker(&j);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    (void)cuzk_par_for(threads, j.first_chunk[n_runs], check_chunk, &j, NULL);
 
     cuzk_status st = CUZK_OK;
     for (size_t i = 0; i < n_runs && st == CUZK_OK; i++) {
