@@ -222,7 +222,8 @@ cuzk_status backend_open(const backend_config *cfg, backend **out, cuzk_error *e
             b->fixed_rs = true;
             b->r = *cfg->test_r;
             b->s = *cfg->test_s;
-            b->table = (cuzk_prover_backend){"cpu", b, fixed_caps, fixed_start, fixed_finish};
+            b->table = (cuzk_prover_backend){
+                .name = "cpu", .ctx = b, .capabilities = fixed_caps, .prove_start = fixed_start, .prove_finish = fixed_finish};
         }
         snprintf(b->desc, sizeof b->desc, "cpu (%u threads)%s%s%s", threads, cfg->kind == BACKEND_AUTO ? "; auto found no GPU: " : "",
                  cfg->kind == BACKEND_AUTO ? why[0] : "", cfg->kind == BACKEND_AUTO && why[1][0] ? "; " : "");

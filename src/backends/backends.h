@@ -49,7 +49,9 @@ typedef struct {
     double device_memory_fraction; /* resident bases budget per device: this fraction of the
                                       device's memory (0 < f <= 1; 0: 0.5) ... */
     uint64_t device_memory_limit;  /* ... or this many bytes when smaller (0: no limit) */
-    size_t staging_bytes;          /* pinned host staging per worker, two halves (0: 32 MiB) */
+    size_t staging_bytes;          /* pinned host staging per worker, two halves (0: 32 MiB);
+                                      an engine's budget is charged devices x its workers a
+                                      device x this while the engine exists (the table's attach) */
     /* Test hooks. fail: an injected device failure "STAGE[:DEVICE[:COUNT]]" (STAGE one of
      * open, bases, upload, h, msm; DEVICE the position in the backend's device list, "*" or
      * absent for any; COUNT how many times, absent for always); NULL reads the environment

@@ -301,6 +301,41 @@ static cuzk_status finish(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_BYT
     return g->cpu.prove_finish(g->cpu.ctx, pending, proof, err);
 }
 
+/* The engine's host budget carries the pinned staging of every worker the engine will run
+ * (each slot's two halves, [gpus] staging_buffer), charged once for the engine's lifetime:
+ * the slots and their pinned buffers are kept across partitions, so the charge is too. */
+static cuzk_status attach(void *ctx, const cuzk_backend_host *host, cuzk_error *err)
+{
+    gpu_backend *g = ctx;
+    unsigned w = host->workers_per_device < g->max_slots ? host->workers_per_device : g->max_slots;
+    uint64_t need = (uint64_t)g->ndevs * (w ? w : 1) * g->staging_bytes;
+    if (!host->budget || g->budget)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "gpu backend: %s", g->budget ? "attached to another engine already"
+                                                                                : "attach without a budget");
+    if (!cuzk_budget_try_acquire(host->budget, need)) {
+        cuzk_budget_reclaim(host->budget, need);
+        if (!cuzk_budget_try_acquire(host->budget, need))
+            return cuzk_fail(err, CUZK_E_NOMEM,
+                             "gpu backend: pinned staging of %llu bytes (%u devices x %u workers x [gpus] "
+                             "staging_buffer %zu) does not fit the host memory budget (%llu of %llu in use)",
+                             (unsigned long long)need, g->ndevs, w ? w : 1, g->staging_bytes,
+                             (unsigned long long)cuzk_budget_used(host->budget),
+                             (unsigned long long)cuzk_budget_total(host->budget));
+    }
+    g->budget = host->budget;
+    g->staging_charged = need;
+    return CUZK_OK;
+}
+
+static void detach(void *ctx)
+{
+    gpu_backend *g = ctx;
+    if (g->budget)
+        cuzk_budget_release(g->budget, g->staging_charged);
+    g->budget = NULL;
+    g->staging_charged = 0;
+}
+
 void gpu_backend_table(gpu_backend *g, cuzk_prover_backend *out)
 {
     *out = (cuzk_prover_backend){
@@ -309,6 +344,8 @@ void gpu_backend_table(gpu_backend *g, cuzk_prover_backend *out)
         .capabilities = caps,
         .prove_start = start,
         .prove_finish = finish,
+        .attach = attach,
+        .detach = detach,
     };
 }
 

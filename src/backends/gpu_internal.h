@@ -105,6 +105,8 @@ typedef struct {
     bool fallback;
     size_t staging_bytes;
     unsigned max_slots;
+    cuzk_budget *budget;      /* the attached engine's host budget (NULL: none) */
+    uint64_t staging_charged; /* bytes of it the workers' pinned staging holds */
     gpu_fail_hook fail;
     bool fixed_rs;
     fr_t r, s;

@@ -18,6 +18,8 @@
 
 #include "common/release.h"
 #include "common/status.h"
+#include "engine/abc_pool.h"
+#include "engine/budget.h"
 
 /* Bytes of one partition proof: bellperson's compressed A (G1, 48) || B (G2, 96) || C (G1, 48). */
 #define CUZK_PROOF_BYTES 192
@@ -26,6 +28,14 @@ typedef struct {
     uint32_t num_devices; /* >= 1; the CPU backend reports 1 */
     bool is_gpu;
 } cuzk_backend_caps;
+
+/* What an engine lends its backend from cuzk_engine_create to cuzk_engine_destroy. */
+typedef struct {
+    cuzk_budget *budget;         /* the host memory budget: the backend charges its own long-lived
+                                    host buffers here (a GPU backend's pinned staging) */
+    cuzk_abc_pool *abc_pool;     /* the a/b/c pool; NULL when [memory] abc_pool is off */
+    uint32_t workers_per_device; /* the engine's prover workers on each device */
+} cuzk_backend_host;
 
 typedef struct cuzk_prover_backend {
     const char *name; /* e.g. "cpu" */
@@ -57,6 +67,15 @@ typedef struct cuzk_prover_backend {
     /* Second half (B_G2 MSM, assembly with r, s): write the proof to proof[0..191].
      * Always consumes `pending` (frees it), also on error. */
     cuzk_status (*prove_finish)(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_BYTES], cuzk_error *err);
+    /* Optional (NULL: nothing to attach). attach: called once by cuzk_engine_create, after its
+     * budget and pool exist and before any prove_start; the backend may charge the budget
+     * (cuzk_budget_acquire / try_acquire) and set the pool's hooks (cuzk_abc_pool_set_hooks).
+     * An error fails cuzk_engine_create with it. detach: called by cuzk_engine_destroy (and
+     * only after a successful attach) once every prove_start / prove_finish has returned and
+     * before the budget and pool go: the backend releases what it charged and forgets both.
+     * A backend is attached to at most one engine at a time. */
+    cuzk_status (*attach)(void *ctx, const cuzk_backend_host *host, cuzk_error *err);
+    void (*detach)(void *ctx);
 } cuzk_prover_backend;
 
 /* Verifies one partition proof of a job: `kind_input` and `params` as in the job request.

@@ -104,6 +104,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     cuzk_job_table_free(&e->table);
     cuzk_chan_destroy(&e->finish_chan);
     cuzk_chan_destroy(&e->prove_chan);
+    if (e->backend_attached)
+        e->cfg.backend->detach(e->cfg.backend->ctx);
     cuzk_abc_pool_destroy(e->abc_pool);
     cuzk_budget_destroy(&e->budget);
     cuzk_sem_destroy(&e->permits);
@@ -240,6 +242,11 @@ cuzk_status cuzk_engine_create(const cuzk_engine_config *cfg, cuzk_engine **out,
         st = cuzk_fail(err, CUZK_E_NOMEM, "engine: out of memory for thread tables");
     else
         st = init_state(e, budget_total, &stage, err);
+    if (st == CUZK_OK && cfg->backend->attach) {
+        cuzk_backend_host host = {&e->budget, e->abc_pool, cfg->gpu_workers_per_device};
+        st = cfg->backend->attach(cfg->backend->ctx, &host, err);
+        e->backend_attached = st == CUZK_OK && cfg->backend->detach;
+    }
     if (st != CUZK_OK) {
         destroy_partial(e, stage);
         return st;

@@ -21,6 +21,7 @@
 struct cuzk_engine {
     cuzk_engine_config cfg;
     cuzk_backend_caps caps;
+    bool backend_attached;    /* backend.attach succeeded: destroy calls backend.detach */
     uint32_t channel_capacity, prover_workers;
     int64_t start_ns;
 

@@ -34,6 +34,7 @@ if not has_device:
     sys.exit(77)
 
 GPUS = '[gpus]\nbackend = "opencl"\ngpu_workers_per_device = 2\ngpu_threads = 2\n'
+STAGING = 2 * (32 << 20)  # the two workers' pinned staging (default staging_buffer), charged to the budget
 SRS = '[srs]\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, os.path.join(lib.TMP, "cache"))
 
 
@@ -145,7 +146,7 @@ check(done(r), "the next job after a device failure: %s %r" % (r.status, r.error
 st = c.call("GetStatus", pb.GetStatusRequest())
 check(st.devices[0].partitions_failed == 1 and st.devices[0].partitions_proved == 1 and st.total_proofs_failed == 1,
       "failure counted: %s" % st.devices[0])
-check(wait_idle(c, 30), "counters back at zero after the failure")
+check(wait_idle(c, 30, standing_bytes=STAGING), "counters back at zero after the failure (the staging charged)")
 d.stop()
 
 # ---- with fallback_to_cpu the failed partition is proved on the CPU

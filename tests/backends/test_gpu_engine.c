@@ -6,7 +6,10 @@
  *   - cancellation mid-flight: a long job cancelled after its first partition was proved
  *     ends CANCELLED while the others complete, counters back at zero;
  *   - an injected device failure (the backend's fail hook, one partition): exactly one job
- *     FAILED with an error naming the device, every other job DONE and verified.
+ *     FAILED with an error naming the device, every other job DONE and verified;
+ *   - the workers' pinned staging charged to the engine's memory budget while the engine
+ *     exists (the memory counter holds exactly that when idle), an engine whose budget is
+ *     below it refused.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -39,7 +42,12 @@ static void on_event(void *ctx, const cuzk_engine_event *ev)
 
 #define PW 2
 
-static cuzk_engine *engine_on(backend *b)
+#define STAGING ((uint64_t)1 << 20) /* [gpus] staging_buffer of the backend under test */
+/* What the backend charges the engine's budget for as long as the engine exists: the pinned
+ * staging of each of the engine's 2 prover workers on the one device. */
+#define STAGING_CHARGED (2 * STAGING)
+
+static cuzk_status engine_try(backend *b, uint64_t budget, cuzk_engine **e, cuzk_error *err)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -48,9 +56,18 @@ static cuzk_engine *engine_on(backend *b)
     cfg.gpu_workers_per_device = 2;
     cfg.backend = backend_table(b);
     cfg.on_event = on_event;
+    if (budget) {
+        cfg.memory_budget_auto = false;
+        cfg.memory_budget_bytes = budget;
+    }
+    return cuzk_engine_create(&cfg, e, err);
+}
+
+static cuzk_engine *engine_on(backend *b)
+{
     cuzk_engine *e = NULL;
     cuzk_error err = {0};
-    CHECK(!cuzk_engine_create(&cfg, &e, &err), "engine: %s", err.msg);
+    CHECK(!engine_try(b, 0, &e, &err), "engine: %s", err.msg);
     return e;
 }
 
@@ -61,6 +78,7 @@ static backend *open_gpu(const char *fail)
     cfg.kind = runtime_kind();
     cfg.cpu_threads = 2;
     cfg.workers_per_device = 2;
+    cfg.staging_bytes = STAGING;
     cfg.fail = fail;
     backend *b = NULL;
     cuzk_error err = {0};
@@ -81,9 +99,11 @@ static void counters_zero(cuzk_engine *e, const char *what)
     CHECK(!cuzk_engine_wait_idle(e, 60000, &err), "%s: idle: %s", what, err.msg);
     cuzk_counter_value c[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, c);
-    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
-        CHECK(c[i].current == 0, "%s: counter %s = %lld at the end", what, cuzk_counter_name((cuzk_counter_id)i),
-              (long long)c[i].current);
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++) {
+        int64_t want = i == CUZK_CTR_MEMORY_USED_BYTES ? (int64_t)STAGING_CHARGED : 0;
+        CHECK(c[i].current == want, "%s: counter %s = %lld at the end, expected %lld", what,
+              cuzk_counter_name((cuzk_counter_id)i), (long long)c[i].current, (long long)want);
+    }
     CHECK(atomic_load(&permits) == 0 && atomic_load(&peak_permits) <= PW, "%s: permits %d now, peak %d (pw %d)", what,
           atomic_load(&permits), atomic_load(&peak_permits), PW);
 }
@@ -136,6 +156,19 @@ int main(void)
     cuzk_job_result_free(&r);
     counters_zero(e, "cancel");
     cuzk_engine_destroy(e);
+
+    /* the staging charge: held from create to destroy (a second engine on the same backend
+     * gets it again), refused by a budget below it, naming the key */
+    CHECK(!engine_try(b, 64 << 20, &e, &err), "engine again: %s", err.msg);
+    cuzk_counter_value cv[CUZK_COUNTER_COUNT];
+    cuzk_engine_counters(e, cv);
+    CHECK(cv[CUZK_CTR_MEMORY_USED_BYTES].current == (int64_t)STAGING_CHARGED, "staging charged: %lld bytes",
+          (long long)cv[CUZK_CTR_MEMORY_USED_BYTES].current);
+    cuzk_engine_destroy(e);
+    e = NULL;
+    cuzk_status st = engine_try(b, STAGING_CHARGED - 1, &e, &err);
+    CHECK(st == CUZK_E_NOMEM && !e && strstr(err.msg, "staging_buffer") && strstr(err.msg, "budget"),
+          "staging over the budget: %s '%s'", cuzk_status_name(st), err.msg);
     backend_close(b);
 
     /* one injected device failure fails only its job */

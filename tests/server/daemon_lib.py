@@ -207,23 +207,25 @@ class Daemon:
             return None
 
 
-def idle(c, params_charged=False):
+def idle(c, params_charged=False, standing_bytes=0):
     """True when GetStatus shows no job, no partition in flight and no memory reserved but
-    the a/b/c pool's free buffers (none in use) and, with params_charged, that of the HOT
+    the a/b/c pool's free buffers (none in use), standing_bytes (charged for the daemon's
+    lifetime: a GPU backend's pinned staging) and, with params_charged, that of the HOT
     parameters (Filecoin parameters are charged to the budget while resident)."""
     s = c.call("GetStatus", pb.GetStatusRequest())
     p = s.pipeline
     resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT) if params_charged else 0
     return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
             p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
-            p.permits_held + p.pool_in_use_bytes) == 0 and p.memory_used_bytes == resident + p.pool_free_bytes and \
+            p.permits_held + p.pool_in_use_bytes) == 0 and \
+        p.memory_used_bytes == resident + p.pool_free_bytes + standing_bytes and \
         not s.queues
 
 
-def wait_idle(c, secs=60, params_charged=False):
+def wait_idle(c, secs=60, params_charged=False, standing_bytes=0):
     end = time.time() + secs
     while time.time() < end:
-        if idle(c, params_charged):
+        if idle(c, params_charged, standing_bytes):
             return True
         time.sleep(0.1)
     return False
