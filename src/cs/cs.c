@@ -98,8 +98,11 @@ void cs_free(cs_t *cs)
         free(im->rec[i].col);
         free(im->rec[i].val);
     }
-    for (int i = 0; i < 3; i++)
-        free(im->abc[i]);
+    if (im->abc_region)
+        im->abc_alloc->put(im->abc_alloc->ctx, im->abc_region);
+    else
+        for (int i = 0; i < 3; i++)
+            free(im->abc[i]);
     cs_pce_rec_free(im->pce);
     cs_witness_free(&im->aux);
     if (im->packed) {

@@ -48,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/region.h"
 #include "common/status.h"
 #include "cs/witness.h"
 #include "field/fr.h"
@@ -245,12 +246,18 @@ typedef struct {
     uint64_t rows;   /* capacity of a, b, c: the evaluation domain m >= constraints + inputs */
     uint64_t inputs; /* inputs including ONE */
     uint64_t aux;
+    /* where a, b, c live (CS_PROVE with rows > 0): one region of 3 * rows elements from this
+     * allocator (borrowed; must outlive the cs and the assignment taken from it), a at its
+     * start, b and c after it; NULL: three malloc blocks. With a region the vectors never
+     * grow: a circuit of more than `rows` rows is CUZK_E_INVALID_ARG. */
+    const cuzk_region_alloc *abc_alloc;
 } cs_prove_hint;
 
 /* cs_init(cs, CS_PROVE, flags | CS_TRACK_DENSITY) with buffers pre-sized from `hint` (may
- * be NULL): a, b, c of hint->rows elements and one witness buffer of inputs + aux elements,
- * so that synthesis writes where the prover reads. Memory: 32 (3 rows + inputs + aux) bytes
- * plus 3 bits per variable. Errors: CUZK_E_NOMEM naming the size. */
+ * be NULL): a, b, c of hint->rows elements (in hint->abc_alloc's region when given) and one
+ * witness buffer of inputs + aux elements, so that synthesis writes where the prover reads.
+ * Memory: 32 (3 rows + inputs + aux) bytes plus 3 bits per variable. Errors: CUZK_E_NOMEM
+ * naming the size (also when the region allocator has none). */
 cuzk_status cs_init_prove(cs_t *cs, const cs_prove_hint *hint, unsigned flags);
 
 /* cs_init(cs, CS_WITNESS, flags) with the witness storage sized from `hint` (hint->rows is
@@ -277,10 +284,15 @@ cuzk_status cs_take_witness_compact(cs_t *cs, fr_t **inputs, uint64_t *num_input
  *   a_density   bitmap over the num_inputs + num_aux variables (bit i of word i / 64, LSB
  *               first): every input, and the aux variables with a non-zero coefficient in
  *               some A; a_count bits set (= length of the .params `a` section).
- *   b_density   inputs and aux with a non-zero coefficient in some B; b_count bits set. */
+ *   b_density   inputs and aux with a non-zero coefficient in some B; b_count bits set.
+ *   abc_region  non-NULL when a, b, c lie in one region of the hint's abc_alloc (a ==
+ *               abc_region, b = a + rows, c = b + rows): give it back with abc_alloc->put
+ *               (cs_assignment_free does), never free() a, b or c then. */
 typedef struct {
     fr_t *a, *b, *c;
     uint64_t rows;
+    void *abc_region;
+    const cuzk_region_alloc *abc_alloc;
     fr_t *w;
     uint64_t num_constraints, num_inputs, num_aux;
     uint64_t *a_density, *b_density;

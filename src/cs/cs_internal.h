@@ -31,6 +31,8 @@ struct cs_impl {
      * vals[0] (inputs) and vals[1] (aux) point into while `packed` */
     fr_t *abc[3];
     uint64_t abc_cap;
+    void *abc_region; /* a/b/c in one region of abc_alloc (cs_prove_hint), or NULL */
+    const cuzk_region_alloc *abc_alloc;
     fr_t *wbuf;
     bool packed;
     bool failed;

@@ -18,7 +18,19 @@ static fr_t *alloc_fr(uint64_t n)
 cuzk_status cs_prove_presize(cs_t *cs, const cs_prove_hint *hint)
 {
     cs_impl *im = cs->impl;
-    if (hint->rows && cs->mode == CS_PROVE) {
+    if (hint->rows && cs->mode == CS_PROVE && hint->abc_alloc) {
+        fr_t *r = hint->rows <= SIZE_MAX / (3 * sizeof(fr_t))
+                      ? hint->abc_alloc->get(hint->abc_alloc->ctx, (size_t)hint->rows * 3 * sizeof(fr_t))
+                      : NULL;
+        if (!r)
+            return cuzk_fail(&cs->err, CUZK_E_NOMEM, "cs_init_prove: no a/b/c region of %llu rows",
+                             (unsigned long long)hint->rows);
+        im->abc_region = r;
+        im->abc_alloc = hint->abc_alloc;
+        for (int m = 0; m < 3; m++)
+            im->abc[m] = r + (size_t)m * hint->rows;
+        im->abc_cap = hint->rows;
+    } else if (hint->rows && cs->mode == CS_PROVE) {
         for (int m = 0; m < 3; m++) {
             im->abc[m] = alloc_fr(hint->rows);
             if (!im->abc[m])
@@ -157,6 +169,11 @@ bool cs_prove_row(cs_t *cs, cs_lc *lc[3], const fr_t *ev)
 {
     cs_impl *im = cs->impl;
     uint64_t row = cs->num_constraints;
+    if (row >= im->abc_cap && im->abc_region) {
+        cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu is beyond the a/b/c region's %llu rows",
+                     (unsigned long long)row, (unsigned long long)im->abc_cap);
+        return false;
+    }
     if (row >= im->abc_cap) {
         uint64_t cap = im->abc_cap;
         for (int m = 0; m < 3; m++) {
@@ -197,9 +214,13 @@ void cs_assignment_free(cs_assignment *as)
 {
     if (!as)
         return;
-    free(as->a);
-    free(as->b);
-    free(as->c);
+    if (as->abc_region) {
+        as->abc_alloc->put(as->abc_alloc->ctx, as->abc_region);
+    } else {
+        free(as->a);
+        free(as->b);
+        free(as->c);
+    }
     free(as->w);
     free(as->a_density);
     free(as->b_density);
@@ -225,6 +246,10 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
                          "cs_take_assignment: %llu rows requested for %llu constraints + %llu inputs",
                          (unsigned long long)rows, (unsigned long long)nc, (unsigned long long)ni);
+    if (im->abc_region && im->abc_cap < rows)
+        return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
+                         "cs_take_assignment: %llu rows requested of an a/b/c region of %llu",
+                         (unsigned long long)rows, (unsigned long long)im->abc_cap);
     /* a, b, c: grow to `rows` (no-op with an exact hint), input rows, zero tail */
     for (int m = 0; m < 3; m++) {
         if (im->abc_cap < rows) {
@@ -266,6 +291,8 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
     out->a = im->abc[0];
     out->b = im->abc[1];
     out->c = im->abc[2];
+    out->abc_region = im->abc_region;
+    out->abc_alloc = im->abc_alloc;
     out->rows = rows;
     out->w = w;
     out->num_constraints = nc;
@@ -278,6 +305,7 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
     /* ownership moved: the cs keeps nothing the caller now frees */
     for (int m = 0; m < 3; m++)
         im->abc[m] = NULL;
+    im->abc_region = NULL;
     im->abc_cap = 0;
     return CUZK_OK;
 }

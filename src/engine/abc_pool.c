@@ -311,3 +311,21 @@ void cuzk_abc_pool_stats_get(cuzk_abc_pool *p, cuzk_abc_pool_stats *out)
     *out = p->st;
     pthread_mutex_unlock(&p->mu);
 }
+
+static void *region_get(void *ctx, size_t bytes)
+{
+    void *mem = NULL;
+    cuzk_error err = {0};
+    if (cuzk_abc_pool_get(ctx, bytes, &mem, &err) != CUZK_OK) {
+        cuzk_log(CUZK_LOG_WARN, "abc pool: %s", err.msg);
+        return NULL;
+    }
+    return mem;
+}
+
+static void region_put(void *ctx, void *mem) { cuzk_abc_pool_put(ctx, mem); }
+
+void cuzk_abc_pool_region(cuzk_abc_pool *p, cuzk_region_alloc *out)
+{
+    *out = (cuzk_region_alloc){region_get, region_put, p};
+}

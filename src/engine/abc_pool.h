@@ -26,7 +26,9 @@
  * partition.
  *
  * The engine owns one pool (cuzk_engine_abc_pool) when [memory] abc_pool is on; kinds take
- * their a/b/c from it (builtin_assignment) and give them back in kind.release_abc.
+ * their a/b/c from it (builtin_assignment; the Filecoin kinds through cuzk_abc_pool_region
+ * into their constraint system, fc_job_use_abc_pool) and give them back in
+ * kind.release_abc.
  *
  * Thread-safety: every function except create/destroy/set_hooks may be called from any
  * thread concurrently.
@@ -38,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/region.h"
 #include "common/status.h"
 #include "engine/budget.h"
 #include "engine/counters.h"
@@ -81,6 +84,13 @@ uint64_t cuzk_abc_pool_adopt(cuzk_abc_pool *p, uint64_t bytes);
 /* The budget reclaimer: unmap free buffers, least recently used first, until `want`
  * bytes are released; returns the bytes released. */
 uint64_t cuzk_abc_pool_reclaim(void *pool, uint64_t want);
+
+/* The pool as a region allocator (common/region.h) for layers below the engine (the
+ * constraint system's a/b/c: cs_prove_hint.abc_alloc): get is cuzk_abc_pool_get (NULL on
+ * its errors, which are logged at WARN), put is cuzk_abc_pool_put. The same rules hold: a
+ * region is got only for a partition whose reservation covers it, and after put the
+ * engine's release adopts it. *out borrows p. */
+void cuzk_abc_pool_region(cuzk_abc_pool *p, cuzk_region_alloc *out);
 
 /* Pinning hooks (see above): on_map after a buffer is mapped and faulted in, on_unmap
  * before it is unmapped. Set before the first get; either may be NULL. */

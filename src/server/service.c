@@ -661,6 +661,8 @@ static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuz
     free(v);
     if (!st && s->fc_pce)
         st = fc_job_use_pce(job->fc, s->fc_pce, &e);
+    if (!st)
+        fc_job_use_abc_pool(job->fc, cuzk_engine_abc_pool(s->engine));
     if (st)
         return rpc_fail(fc_status_code(st), "%s: %s", fc_job_type_name(r.type), e.msg);
     if (req->sector_size) {

@@ -3,7 +3,10 @@
  * CS_RECORD matrices (plus bellperson's input rows), the densities equal the columns that
  * occur in A / B, with and without size hints; a Groth16 proof made from the CS_PROVE
  * assignment with parameters set up from the recorded matrices verifies, and a corrupted
- * witness is caught by CS_VERIFY_ROWS at the right constraint. */
+ * witness is caught by CS_VERIFY_ROWS at the right constraint. With a region allocator
+ * (cs_prove_hint.abc_alloc) a, b, c are written into one region it hands out filled with
+ * garbage, with the same values, and the region goes back to it exactly once (through
+ * cs_assignment_free, or cs_free when synthesis outgrows it: refused, never reallocated). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +40,29 @@ static uint64_t *columns_used(const cs_csr *m, uint64_t circuit_rows, uint64_t n
     return bm;
 }
 
+/* A region allocator over malloc that fills every region with garbage and counts. */
+typedef struct {
+    int gets, puts;
+    void *last;
+} regions;
+
+static void *region_get(void *ctx, size_t bytes)
+{
+    regions *r = ctx;
+    r->gets++;
+    r->last = malloc(bytes);
+    if (r->last)
+        memset(r->last, 0xa5, bytes);
+    return r->last;
+}
+
+static void region_put(void *ctx, void *mem)
+{
+    regions *r = ctx;
+    r->puts += mem == r->last;
+    free(mem);
+}
+
 static void run(const circuit *c, int hint_kind)
 {
     const uint64_t seed = 7;
@@ -60,17 +86,41 @@ static void run(const circuit *c, int hint_kind)
     CHECK(cs_take_witness(&wit, &win, &wni, &wax, &wna) == CUZK_OK && wni == ni && wna == na, "witness counts");
     cs_free(&wit);
 
-    /* hint_kind: 0 none, 1 exact, 2 too small (forces the growth paths) */
-    cs_prove_hint h = {0, 0, 0};
+    /* hint_kind: 0 none, 1 exact, 2 too small (forces the growth paths), 3 exact with a/b/c
+     * in a region, 4 a region too small (refused) */
+    regions reg = {0};
+    cuzk_region_alloc ra = {region_get, region_put, &reg};
+    cs_prove_hint h = {0, 0, 0, NULL};
     if (hint_kind == 1)
-        h = (cs_prove_hint){m, ni, na};
+        h = (cs_prove_hint){m, ni, na, NULL};
     else if (hint_kind == 2)
-        h = (cs_prove_hint){(nc + ni) / 3, 1, na / 2};
+        h = (cs_prove_hint){(nc + ni) / 3, 1, na / 2, NULL};
+    else if (hint_kind == 3)
+        h = (cs_prove_hint){m, ni, na, &ra};
+    else if (hint_kind == 4)
+        h = (cs_prove_hint){nc / 2, ni, na, &ra};
     CHECK(cs_init_prove(&pr, hint_kind ? &h : NULL, 0) == CUZK_OK, "init prove");
-    CHECK(gadgets_circuit_synthesize(&pr, c->name, c->params, c->np, seed, &err) == CUZK_OK, "prove synth");
+    cuzk_status synth = gadgets_circuit_synthesize(&pr, c->name, c->params, c->np, seed, &err);
+    if (hint_kind == 4) {
+        CHECK(synth == CUZK_E_INVALID_ARG && strstr(err.msg, "region"), "%s: outgrowing the region refused: %s",
+              c->name, err.msg);
+        cs_free(&pr);
+        CHECK(reg.gets == 1 && reg.puts == 1, "%s: the region given back at cs_free (%d gets, %d puts)", c->name,
+              reg.gets, reg.puts);
+        cs_matrices_free(&mx);
+        free(win), free(wax);
+        return;
+    }
+    CHECK(synth == CUZK_OK, "prove synth");
     cs_assignment as;
     CHECK(cs_take_assignment(&pr, m, &as) == CUZK_OK, "take assignment: %s", pr.err.msg);
     cs_free(&pr);
+    if (hint_kind == 3)
+        CHECK(reg.gets == 1 && reg.puts == 0 && as.abc_region == reg.last && as.a == reg.last &&
+                  as.b == as.a + m && as.c == as.b + m,
+              "%s: a/b/c in the region (%d gets, %d puts)", c->name, reg.gets, reg.puts);
+    else
+        CHECK(as.abc_region == NULL, "%s: no region without an allocator", c->name);
     CHECK(as.num_constraints == nc && as.num_inputs == ni && as.num_aux == na && as.rows == m, "%s counts",
           c->name);
     CHECK(!memcmp(as.w, win, ni * sizeof(fr_t)) && !memcmp(as.w + ni, wax, na * sizeof(fr_t)), "%s w", c->name);
@@ -125,6 +175,7 @@ static void run(const circuit *c, int hint_kind)
         free(ad), free(bd);
     }
     cs_assignment_free(&as);
+    CHECK(reg.puts == (hint_kind == 3), "%s hint %d: region given back %d times", c->name, hint_kind, reg.puts);
     cs_matrices_free(&mx);
     free(win), free(wax);
 }
@@ -163,7 +214,7 @@ static void verify_rows(void)
 int main(void)
 {
     for (size_t i = 0; i < sizeof CIRCUITS / sizeof CIRCUITS[0]; i++)
-        for (int h = 0; h < 3; h++)
+        for (int h = 0; h < 5; h++)
             run(&CIRCUITS[i], h);
     verify_rows();
     return check_summary("cs_prove");

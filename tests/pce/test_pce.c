@@ -150,7 +150,7 @@ static void compare(const circuit *c, const char *how, const cs_pce *pce, const 
 
     cs_t cs;
     cuzk_error err = {0};
-    cs_prove_hint hint = {0, pce->num_inputs, pce->num_aux};
+    cs_prove_hint hint = {0, pce->num_inputs, pce->num_aux, NULL};
     double t0 = now();
     fr_t *w = NULL;
     uint64_t ni = 0, na = 0;

@@ -134,7 +134,7 @@ static void check_circuit(const char *what, synth_fn synth, const void *ctx, uin
         st = cs_pce_eval(&pce, w, nin + naux, v[0], v[1], v[2], 1, &err);
         CHECK(st == CUZK_OK, "%s: PCE products: %s", what, st ? err.msg : "");
         /* direct synthesis as the engine runs it */
-        cs_prove_hint hint = {pce.rows, n.inputs, n.aux};
+        cs_prove_hint hint = {pce.rows, n.inputs, n.aux, NULL};
         cs_assignment as;
         st = cs_init_prove(&cs, &hint, CS_COMPACT_AUX | CS_VERIFY_ROWS);
         if (!st && !(st = synth(&cs, ctx, &err)))

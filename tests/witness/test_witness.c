@@ -93,7 +93,7 @@ static void test_modes(const circuit *c)
     if (!prove_mode(c, NULL, 0, 0, &plain))
         return;
     uint64_t ni = plain.num_inputs, na = plain.num_aux, nv = ni + na, m = plain.rows;
-    cs_prove_hint exact = {m, ni, na};
+    cs_prove_hint exact = {m, ni, na, NULL};
     for (int hint = 0; hint < 2; hint++) {
         if (!prove_mode(c, hint ? &exact : NULL, CS_COMPACT_AUX, m, &compact))
             continue;

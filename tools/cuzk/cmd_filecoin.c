@@ -434,7 +434,7 @@ static int run_synth_only(fc_cli *c, const fc_job *job)
     uint64_t rows = 1;
     while (rows < n.constraints + n.inputs)
         rows <<= 1;
-    cs_prove_hint h = {rows, n.inputs, n.aux};
+    cs_prove_hint h = {rows, n.inputs, n.aux, NULL};
     /* witness only, compact: what the PCE path synthesizes and the prover keeps */
     double tw = cli_now_ms();
     fr_t *in = NULL;

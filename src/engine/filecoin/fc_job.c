@@ -153,12 +153,25 @@ static cuzk_status check_sizes(const fc_job *j, uint32_t partition, uint64_t ni,
                      (unsigned long long)b_count, name, pk->n_inputs, pk->n_aux, pk->n_a, pk->n_b);
 }
 
-/* Direct synthesis: CS_PROVE sized from the parameters (flags: CS_VERIFY_ROWS or 0). */
+/* a/b/c of the assignment: three vectors of rows_of(j) in `region` (the job's pool's, put
+ * back by builtin_release_abc) or, with region NULL, in three malloc blocks. */
+static void set_abc(const fc_job *j, fc_assignment *fa, fr_t *a, fr_t *b, fr_t *c, void *region)
+{
+    fa->base.g = (groth16_assignment_t){.a = a, .b = b, .c = c, .a_density = fa->a_density,
+                                        .b_density = fa->b_density};
+    fa->base.pool = region ? j->abc_pool : NULL;
+    fa->base.abc_mem = region;
+}
+
+/* Direct synthesis: CS_PROVE sized from the parameters (flags: CS_VERIFY_ROWS or 0), a/b/c
+ * in the job's pool when it has one. */
 static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned flags, fc_assignment *fa,
                                 cuzk_error *err)
 {
     cs_t cs;
-    cuzk_status st = cs_init_prove(&cs, &j->hint, flags | CS_COMPACT_AUX);
+    cs_prove_hint hint = j->hint;
+    hint.abc_alloc = j->abc_pool ? &j->abc_alloc : NULL;
+    cuzk_status st = cs_init_prove(&cs, &hint, flags | CS_COMPACT_AUX);
     if (st) {
         if (err)
             *err = cs.err;
@@ -179,8 +192,7 @@ static cuzk_status synth_direct(const fc_job *j, uint32_t partition, unsigned fl
     fa->aux = as.aux;
     fa->a_density = as.a_density;
     fa->b_density = as.b_density;
-    fa->base.g = (groth16_assignment_t){.a = as.a, .b = as.b, .c = as.c, .a_density = as.a_density,
-                                        .b_density = as.b_density};
+    set_abc(j, fa, as.a, as.b, as.c, as.abc_region);
     fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
     big_observe(j, fa->aux.n_big, fa->aux.n);
     return CUZK_OK;
@@ -220,11 +232,15 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
                        (unsigned long long)pce->rows);
     else if (check_sizes(j, partition, ni, na, pce->a_count, pce->b_count, err))
         st = CUZK_E_VERIFY_FAILED;
-    fr_t *v[3] = {NULL, NULL, NULL};
+    fr_t *v[3] = {NULL, NULL, NULL}, *region = NULL;
     uint64_t *ad = NULL, *bd = NULL;
     if (!st) {
-        for (int k = 0; k < 3; k++)
-            v[k] = malloc(m * sizeof(fr_t));
+        if (j->abc_pool && (region = j->abc_alloc.get(j->abc_alloc.ctx, (size_t)m * 3 * sizeof(fr_t))))
+            for (int k = 0; k < 3; k++)
+                v[k] = region + (size_t)k * m;
+        else if (!j->abc_pool)
+            for (int k = 0; k < 3; k++)
+                v[k] = malloc(m * sizeof(fr_t));
         ad = malloc(words * 8);
         bd = malloc(words * 8);
         if (!v[0] || !v[1] || !v[2] || !ad || !bd)
@@ -237,8 +253,11 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
         st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "partition %u: the PCE's a/b/c fail constraint %llu", partition,
                        (unsigned long long)bad_row);
     if (st) {
-        for (int k = 0; k < 3; k++)
-            free(v[k]);
+        if (region)
+            j->abc_alloc.put(j->abc_alloc.ctx, region);
+        else
+            for (int k = 0; k < 3; k++)
+                free(v[k]);
         free(ad);
         free(bd);
         free(inputs);
@@ -253,7 +272,7 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
     fa->aux = aux;
     fa->a_density = ad;
     fa->b_density = bd;
-    fa->base.g = (groth16_assignment_t){.a = v[0], .b = v[1], .c = v[2], .a_density = ad, .b_density = bd};
+    set_abc(j, fa, v[0], v[1], v[2], region);
     fa->base.compact = (groth16_compact_witness_t){fa->inputs, &fa->aux};
     big_observe(j, aux.n_big, aux.n);
     return CUZK_OK;
@@ -349,6 +368,13 @@ cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err)
     return CUZK_OK;
 }
 
+void fc_job_use_abc_pool(fc_job *j, cuzk_abc_pool *pool)
+{
+    j->abc_pool = pool;
+    if (pool)
+        cuzk_abc_pool_region(pool, &j->abc_alloc);
+}
+
 cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, cuzk_error *err)
 {
     *out = NULL;
@@ -371,7 +397,7 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
         j->srs_load_ms = ms;
         if (!st) {
             const groth16_params_t *pk = fc_srs_params(j->entry);
-            j->hint = (cs_prove_hint){(uint64_t)1 << pk->log2_m, pk->n_inputs, pk->n_aux};
+            j->hint = (cs_prove_hint){(uint64_t)1 << pk->log2_m, pk->n_inputs, pk->n_aux, NULL};
             if (pk->n_inputs != j->public_inputs + 1) {
                 char name[32];
                 fc_circuit_id_name(&j->circuit, name, sizeof name);

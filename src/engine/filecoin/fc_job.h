@@ -106,6 +106,13 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
  * Errors: CUZK_E_INVALID_ARG for a job created without parameters. */
 cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err);
 
+/* Take every partition's a/b/c (one region of 3 x the domain's rows, the estimate's
+ * abc_bytes) from `pool`, the engine's (cuzk_engine_abc_pool of the engine the job runs
+ * on; borrowed, must outlive the job), and give it back at kind.release_abc; NULL (the
+ * default): malloc. Direct synthesis writes into the region (cs_prove_hint.abc_alloc), the
+ * PCE's products too. Call before submitting. */
+void fc_job_use_abc_pool(fc_job *j, cuzk_abc_pool *pool);
+
 /* Partitions of this job synthesized through the PCE so far (thread-safe). */
 uint32_t fc_job_pce_partitions(const fc_job *j);
 

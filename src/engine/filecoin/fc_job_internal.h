@@ -35,6 +35,8 @@ struct fc_job {
     cs_prove_hint hint;
     cuzk_circuit_kind kind;
     cuzk_verify_hook hook;
+    cuzk_abc_pool *abc_pool;     /* partitions' a/b/c from the engine's pool; NULL: malloc */
+    cuzk_region_alloc abc_alloc; /* abc_pool as the cs's region allocator */
     fc_pce_mgr *pce; /* NULL: direct synthesis only */
     fc_pce_circuit pce_circuit;
     _Atomic uint32_t pce_partitions; /* partitions synthesized through the PCE */
