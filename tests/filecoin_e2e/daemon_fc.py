@@ -14,8 +14,9 @@ the repository's .proto), with test-only parameters:
   - GetStatus lists the parameters (porep-8m, HOT, ref_count 0 once done), EvictSRS frees
     them, PreloadSRS loads them back;
   - a memory budget that holds porep-2k or snap-2k but not both: alternating jobs all
-    complete, the idle circuit's parameters go WARM, the budget holds only the HOT ones,
-    EvictSRS leaves COLD with nothing charged; parameters larger than the whole budget are
+    complete (the a/b/c pool's free buffers giving way too), the idle circuit's parameters
+    go WARM, the budget holds only the HOT ones and the pool's free buffers, EvictSRS leaves
+    COLD with only those buffers charged; parameters larger than the whole budget are
     refused (RESOURCE_EXHAUSTED naming the sizes); a daemon without parameters answers
     FAILED_PRECONDITION naming the file and `cuzk params gen`.
 Prints "N passed, N failed"."""
@@ -218,13 +219,14 @@ tiers = {x.circuit_id: (pb.SRSStatus.Tier.Name(x.tier), x.ref_count, x.size_byte
 hot = [k for k, v in tiers.items() if v[0] == "HOT"]
 check(len(hot) == 1 and {tiers[k][0] for k in sizes if k not in hot} == {"WARM"} and
       all(v[1] == 0 for v in tiers.values()), "tiers after alternating: %s" % tiers)
-check(st3.pipeline.memory_used_bytes == sum(tiers[k][2] for k in hot) and st3.pipeline.memory_limit_bytes == total,
-      "budget holds the HOT parameters only: used %d of %d, %s" % (st3.pipeline.memory_used_bytes,
-                                                                   st3.pipeline.memory_limit_bytes, tiers))
+check(st3.pipeline.memory_used_bytes == sum(tiers[k][2] for k in hot) + st3.pipeline.pool_free_bytes and
+      st3.pipeline.pool_in_use_bytes == 0 and st3.pipeline.memory_limit_bytes == total,
+      "budget holds the HOT parameters and the pool's free buffers only: used %d of %d, pool free %d, %s" %
+      (st3.pipeline.memory_used_bytes, st3.pipeline.memory_limit_bytes, st3.pipeline.pool_free_bytes, tiers))
 check(d3.logtext().count("unloaded for") >= 1, "the log names the unloads")
 ev = c3.call("EvictSRS", pb.EvictSrsRequest(circuit_id=hot[0]))
 st3 = c3.call("GetStatus", pb.GetStatusRequest())
-check(ev.was_loaded and st3.pipeline.memory_used_bytes == 0 and
+check(ev.was_loaded and st3.pipeline.memory_used_bytes == st3.pipeline.pool_free_bytes and
       [pb.SRSStatus.Tier.Name(x.tier) for x in st3.loaded_srs if x.circuit_id == hot[0]] == ["COLD"],
       "EvictSRS frees the budget and leaves COLD: %s" % st3.loaded_srs)
 # the same through cuzk-bench: tier names in `status`, `evict` of a WARM entry (not loaded)

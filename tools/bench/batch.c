@@ -1,17 +1,22 @@
 /* cuzk-bench batch: submit C multi-partition proofs to the engine keeping J in flight,
- * verify every partition proof, and report s/proof, latency percentiles, peak RSS and the
- * peak of every flight counter. --sweep-pw runs one configuration per partition_workers
- * value, each in a fresh child process (so VmHWM is per configuration), plus a "serial"
- * baseline row that proves the same partitions one at a time without the pipeline. */
+ * verify every partition proof, and report s/proof, latency percentiles, peak RSS, the
+ * peak of every flight counter, the a/b/c pool's figures and the memory model's peak RSS
+ * beside the measured one. --sweep-pw runs one configuration per partition_workers value,
+ * each in a fresh process (cuzk-bench executed again with --row: its peak RSS is the
+ * child's own, from getrusage), plus a "serial" baseline row that proves the same
+ * partitions one at a time without the pipeline. Kinds: the built-in synthetic circuit, a
+ * circom circuit, and real Filecoin proofs (batch_fc.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "batch_fc.h"
 #include "bench.h"
 #include "cs/r1cs.h"
 #include "cs/wtns.h"
@@ -29,6 +34,9 @@ typedef struct {
     int json, quiet, abc_pool;
     backend_config backend; /* --backend, --device */
     uint32_t device;
+    batch_fc_opts fc;  /* the Filecoin kinds' inputs */
+    const char *row;   /* --row serial|pipeline: this process is one row of a parent's sweep */
+    uint64_t rss_start; /* VmRSS when the command started */
 } batch_opts;
 
 /* The backend of o (--backend, --device) with o's threads and workers a device; NULL after a
@@ -63,6 +71,8 @@ typedef struct {
     const fr_t **wits;
     builtin_r1cs_input r1in;
     builtin_synthetic_input *synin;
+    batch_fc fc;          /* fc.job set for the Filecoin kinds */
+    uint64_t model_base;  /* the memory model's resident bytes before any partition */
 } circuit_t;
 
 static const void *synthetic_input(void *ctx, unsigned job)
@@ -78,11 +88,47 @@ static const void *r1cs_input(void *ctx, unsigned job)
     return &c->r1in;
 }
 
-static int circuit_load(circuit_t *c, const batch_opts *o)
+static int circuit_load_builtin(circuit_t *c, const batch_opts *o);
+
+static const void *fc_input(void *ctx, unsigned job)
 {
-    cuzk_error err = {0};
+    circuit_t *c = ctx;
+    (void)job;
+    return c->fc.job; /* the same request every time */
+}
+
+/* Load o's circuit into c; the Filecoin kinds set o->partitions to the request's. The
+ * memory model's base: the process after loading (the synthetic and circom parameters are
+ * on the heap, resident), or for the Filecoin kinds the process before loading plus the
+ * parameters' whole point cache (mapped, faulted in by the first proof's MSMs). */
+static int circuit_load(circuit_t *c, batch_opts *o)
+{
+    int r = -1;
     memset(c, 0, sizeof *c);
     c->ctx = c;
+    if (batch_fc_type(o->kind)) {
+        o->fc.type = batch_fc_type(o->kind);
+        o->fc.threads = o->threads;
+        if (!o->quiet)
+            fprintf(stderr, "loading the %s request and its parameters ...\n", o->kind);
+        if (batch_fc_load(&c->fc, &o->fc))
+            return -1;
+        o->partitions = fc_job_partitions(c->fc.job);
+        c->kind = fc_job_kind(c->fc.job);
+        c->params = fc_job_params(c->fc.job);
+        c->hook = fc_job_verify_hook(c->fc.job);
+        c->input = fc_input;
+        c->model_base = o->rss_start + c->fc.params_bytes;
+        return 0;
+    }
+    r = circuit_load_builtin(c, o);
+    c->model_base = bench_rss();
+    return r;
+}
+
+static int circuit_load_builtin(circuit_t *c, const batch_opts *o)
+{
+    cuzk_error err = {0};
     if (!strcmp(o->kind, "synthetic")) {
         if (!o->quiet)
             fprintf(stderr, "setting up the synthetic circuit (2^%u rows, test parameters) ...\n", o->log_rows);
@@ -127,7 +173,8 @@ static int circuit_load(circuit_t *c, const batch_opts *o)
         c->input = r1cs_input;
         return 0;
     }
-    fprintf(stderr, "cuzk-bench batch: unknown --kind '%s' (synthetic or r1cs)\n", o->kind);
+    fprintf(stderr, "cuzk-bench batch: unknown --kind '%s' (synthetic, r1cs, porep, window-post, winning-post or snap)\n",
+            o->kind);
     return -1;
 }
 
@@ -162,6 +209,33 @@ static void use_pool(circuit_t *c, cuzk_abc_pool *pool)
         builtin_synthetic_use_pool(c->syn, pool);
     if (c->r1)
         builtin_r1cs_use_pool(c->r1, pool);
+    if (c->fc.job)
+        fc_job_use_abc_pool(c->fc.job, pool);
+}
+
+/* The memory model's peak RSS of a row (JSON object), from the pipeline's bounds
+ * (docs/engine.md#backpressure): at most pw partitions synthesizing or awaiting send (the
+ * permits), the channel's capacity queued and one a prover worker proving hold their whole
+ * working set (the kind's estimate, which the budget reserves); up to one a finalizer
+ * pending finish holds it less a/b/c; never more partitions than the jobs in flight have.
+ * serial: one partition at a time. Pool buffers are within these a/b/c shares. */
+static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial)
+{
+    cuzk_partition_estimate est = {0};
+    cuzk_error err = {0};
+    if (c->kind->estimate(c->kind->ctx, c->input(c, 0), &est, &err))
+        return json_pack("{s:s}", "error", err.msg);
+    uint64_t in_flight = (uint64_t)o->partitions * (o->jobs < o->count ? o->jobs : o->count);
+    uint64_t cap = o->lookahead > o->pw ? o->lookahead : o->pw;
+    uint64_t whole = serial ? 1 : o->pw + cap + o->gw;
+    whole = whole < in_flight ? whole : in_flight;
+    uint64_t pending = serial ? 0 : o->finalizers;
+    pending = pending < in_flight - whole ? pending : in_flight - whole;
+    uint64_t peak = c->model_base + whole * est.total_bytes + pending * (est.total_bytes - est.abc_bytes);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "base_bytes", (json_int_t)c->model_base, "partition_bytes",
+                     (json_int_t)est.total_bytes, "partition_abc_bytes", (json_int_t)est.abc_bytes,
+                     "whole_partitions", (json_int_t)whole, "pending_partitions", (json_int_t)pending,
+                     "peak_rss_bytes", (json_int_t)peak);
 }
 
 /* One engine run; returns a JSON object (NULL on failure). */
@@ -258,6 +332,12 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
     json_object_set_new(j, "backend", json_string(desc));
+    json_object_set_new(j, "abc_pool", json_pack("{s:b, s:I, s:I, s:I, s:I, s:I}", "on", o->abc_pool, "peak_total_bytes",
+                                                 (json_int_t)ctr[CUZK_CTR_POOL_TOTAL_BYTES].peak, "peak_in_use_bytes",
+                                                 (json_int_t)ctr[CUZK_CTR_POOL_IN_USE_BYTES].peak, "created",
+                                                 (json_int_t)ps.created, "reused", (json_int_t)ps.reused,
+                                                 "hugepage_refused", (json_int_t)ps.hugepage_refused));
+    json_object_set_new(j, "model", memory_model(o, c, 0));
     free(lat);
     return j;
 }
@@ -310,27 +390,53 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
                           "p95_latency_s", percentile(lat, o->count, 95), "peak_rss_bytes",
                           (json_int_t)bench_peak_rss());
     json_object_set_new(r, "backend", json_string(backend_describe(bk)));
+    json_object_set_new(r, "model", memory_model(o, c, 1));
     backend_close(bk);
     free(lat);
     return r;
 }
 
-/* Run fn in a forked child (fresh VmHWM) and return its JSON result. */
-static json_t *in_child(json_t *(*fn)(const batch_opts *, circuit_t *), const batch_opts *o, circuit_t *c)
+/* The command line of this batch (for --row children). */
+static int g_argc;
+static char **g_argv;
+
+/* Run one row in a fresh process: this program executed again with the same options plus
+ * --row MODE --partition-workers PW; its stdout carries the row's JSON. The row's peak RSS
+ * is the child's maximum resident set (getrusage through wait4), replacing its own VmHWM
+ * reading. NULL when the child fails. */
+static json_t *in_child(const char *mode, unsigned pw)
 {
     int fd[2];
     if (pipe(fd) != 0)
         return NULL;
+    char pwbuf[16];
+    snprintf(pwbuf, sizeof pwbuf, "%u", pw);
+    char **av = calloc((size_t)g_argc + 8, sizeof *av);
+    if (!av) {
+        close(fd[0]), close(fd[1]);
+        return NULL;
+    }
+    int n = 0;
+    av[n++] = "cuzk-bench";
+    for (int i = 0; i < g_argc; i++)
+        av[n++] = g_argv[i];
+    av[n++] = "--row";
+    av[n++] = (char *)mode;
+    av[n++] = "--partition-workers";
+    av[n++] = pwbuf;
+    av[n] = NULL;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        json_t *j = fn(o, c);
-        char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
-        if (txt && write(fd[1], txt, strlen(txt)) < 0)
+        if (dup2(fd[1], STDOUT_FILENO) < 0)
             _exit(3);
-        _exit(txt ? 0 : 1);
+        close(fd[1]);
+        execv("/proc/self/exe", av);
+        fprintf(stderr, "cuzk-bench batch: exec /proc/self/exe: %s\n", strerror(errno));
+        _exit(3);
     }
+    free(av);
     close(fd[1]);
     if (pid < 0) {
         close(fd[0]);
@@ -338,18 +444,26 @@ static json_t *in_child(json_t *(*fn)(const batch_opts *, circuit_t *), const ba
     }
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
-    ssize_t n;
-    while ((n = read(fd[0], buf + len, cap - len - 1)) > 0) {
-        len += (size_t)n;
+    ssize_t got;
+    while ((got = read(fd[0], buf + len, cap - len - 1)) > 0) {
+        len += (size_t)got;
         if (len + 1 >= cap)
             buf = realloc(buf, cap *= 2);
     }
     close(fd[0]);
     buf[len] = 0;
     int status;
-    waitpid(pid, &status, 0);
-    json_t *j = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? json_loads(buf, 0, NULL) : NULL;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    pid_t w;
+    while ((w = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
+        ;
+    json_t *j = w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? json_loads(buf, 0, NULL) : NULL;
     free(buf);
+    if (j) {
+        json_object_set(j, "vm_hwm_bytes", json_object_get(j, "peak_rss_bytes"));
+        json_object_set_new(j, "peak_rss_bytes", json_integer((json_int_t)ru.ru_maxrss * 1024));
+    }
     return j;
 }
 
@@ -359,10 +473,11 @@ static void print_row(FILE *out, json_t *r)
     json_t *jpw = json_object_get(r, "partition_workers");
     if (jpw)
         snprintf(pw, sizeof pw, "%lld", (long long)json_integer_value(jpw));
-    fprintf(out, "%-9s %4s %9.3f %9.3f %9.3f %8.1f   %lld/%lld\n", json_string_value(json_object_get(r, "mode")), pw,
-           json_real_value(json_object_get(r, "seconds_per_proof")),
-           json_real_value(json_object_get(r, "p50_latency_s")), json_real_value(json_object_get(r, "p95_latency_s")),
-           (double)json_integer_value(json_object_get(r, "peak_rss_bytes")) / (1 << 20),
+    fprintf(out, "%-9s %4s %9.3f %9.3f %9.3f %8.1f %9.1f   %lld/%lld\n", json_string_value(json_object_get(r, "mode")),
+            pw, json_real_value(json_object_get(r, "seconds_per_proof")),
+            json_real_value(json_object_get(r, "p50_latency_s")), json_real_value(json_object_get(r, "p95_latency_s")),
+            (double)json_integer_value(json_object_get(r, "peak_rss_bytes")) / (1 << 20),
+            (double)json_integer_value(json_object_get(json_object_get(r, "model"), "peak_rss_bytes")) / (1 << 20),
            (long long)json_integer_value(json_object_get(r, "verified")),
            (long long)(json_integer_value(json_object_get(r, "proofs")) *
                        json_integer_value(json_object_get(r, "partitions"))));
@@ -383,14 +498,22 @@ static int row_ok(json_t *r)
 }
 
 static const char USAGE[] =
-    "usage: cuzk-bench batch [--kind synthetic|r1cs] [--log-constraints K] [--partitions N] [--count C]\n"
-    "                        [-j J] [--partition-workers PW] [--gpu-workers GW] [--lookahead L]\n"
-    "                        [--threads T] [--finalizers F] [--budget BYTES] [--sweep-pw 1,2,4,8]\n"
+    "usage: cuzk-bench batch [--kind synthetic|r1cs|porep|window-post|winning-post|snap] [--log-constraints K]\n"
+    "                        [--partitions N] [--count C] [-j J] [--partition-workers PW] [--gpu-workers GW]\n"
+    "                        [--lookahead L] [--threads T] [--finalizers F] [--budget BYTES] [--sweep-pw 1,2,4,8]\n"
     "                        [--r1cs F --zkey F --wtns F] [--backend auto|cpu|cuda|opencl] [--device N]\n"
-    "                        [--abc-pool] [--json] [--quiet]\n"
+    "                        [--c1 FILE | --vanilla FILE...] [--param-cache DIR] [--cache-dir DIR]\n"
+    "                        [--registered-proof ID] [--miner ACTOR] [--randomness HEX] [--partition K]\n"
+    "                        [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--abc-pool] [--json] [--quiet]\n"
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
     "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n"
-    "  --abc-pool: partitions' a/b/c from the engine's reused buffer pool\n";
+    "  porep:     the C2 of a C1 output (--c1; any wire form), its partitions as the job's\n"
+    "  window-post, winning-post, snap: vanilla proof files (--vanilla, each bincode or a JSON\n"
+    "             list of base64 blobs, repeatable) with the public side as for cuzk post / snap\n"
+    "  Filecoin parameters: the official v28 files in --param-cache (default as cuzk c2)\n"
+    "  --sweep-pw: a serial row and one row per PW, each in a fresh process (peak RSS its own)\n"
+    "  --abc-pool: partitions' a/b/c from the engine's reused buffer pool\n"
+    "  every row shows the memory model's peak RSS beside the measured one (\"model\")\n";
 
 /* A byte count: digits with an optional KiB/MiB/GiB/TiB suffix, >= 1. */
 static uint64_t size_arg(const char *v, const char *name, int *bad)
@@ -440,11 +563,82 @@ static unsigned uarg(const char *v, const char *name, unsigned lo, unsigned hi, 
     return (unsigned)x;
 }
 
+/* 64-bit option value; *bad after a message. */
+static uint64_t u64arg(const char *v, const char *name, int *bad)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = v && v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+    if (!end || *end || errno) {
+        fprintf(stderr, "cuzk-bench batch: %s needs a non-negative integer, got '%s'\n", name, v ? v : "");
+        *bad = 1;
+    }
+    return (uint64_t)x;
+}
+
+/* The options of a Filecoin kind (1: taken with its value, 0: not one of them). */
+static int fc_flag(batch_fc_opts *fc, const char *a, const char *v, int *bad)
+{
+    if (!strcmp(a, "--c1") || !strcmp(a, "--vanilla")) {
+        if (fc->nfiles == sizeof fc->files / sizeof fc->files[0]) {
+            fprintf(stderr, "cuzk-bench batch: too many input files\n");
+            *bad = 1;
+        } else {
+            fc->files[fc->nfiles++] = v;
+        }
+    } else if (!strcmp(a, "--param-cache")) {
+        fc->param_cache = v;
+    } else if (!strcmp(a, "--cache-dir")) {
+        fc->cache_dir = v;
+    } else if (!strcmp(a, "--registered-proof")) {
+        fc->registered_proof = u64arg(v, a, bad);
+    } else if (!strcmp(a, "--miner")) {
+        fc->miner = u64arg(v, a, bad);
+        fc->has_miner = 1;
+    } else if (!strcmp(a, "--randomness")) {
+        fc->randomness = v;
+    } else if (!strcmp(a, "--partition")) {
+        fc->partition = uarg(v, a, 0, 1u << 20, bad);
+    } else if (!strcmp(a, "--comm-r-old")) {
+        fc->comm_r_old = v;
+    } else if (!strcmp(a, "--comm-r-new")) {
+        fc->comm_r_new = v;
+    } else if (!strcmp(a, "--comm-d-new")) {
+        fc->comm_d_new = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* --row MODE: this process is one row of a sweep; print its JSON on stdout. */
+static int run_row(batch_opts *o)
+{
+    circuit_t c;
+    if (circuit_load(&c, o))
+        return 2;
+    json_t *r = !strcmp(o->row, "serial") ? run_serial(o, &c) : run_engine(o, &c);
+    batch_fc_free(&c.fc);
+    if (!r)
+        return 1;
+    char *txt = json_dumps(r, JSON_COMPACT);
+    printf("%s\n", txt);
+    free(txt);
+    json_decref(r);
+    return 0;
+}
+
 int bench_batch(int argc, char **argv)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    batch_opts o = {"synthetic", 12, 2, 4, 2, 2, 1, 1, ncpu > 0 ? (unsigned)ncpu : 1, 2, 0, NULL, NULL, NULL, NULL,
-                    0, 0, 0, {0}, 0};
+    static batch_opts o; /* large (the input file list); one per process */
+    memset(&o, 0, sizeof o);
+    o.kind = "synthetic";
+    o.log_rows = 12, o.partitions = 2, o.count = 4, o.jobs = 2, o.pw = 2, o.gw = 1, o.lookahead = 1;
+    o.threads = ncpu > 0 ? (unsigned)ncpu : 1;
+    o.finalizers = 2;
+    o.rss_start = bench_rss();
+    g_argc = argc, g_argv = argv;
     backend_config_default(&o.backend);
     int bad = 0;
     for (int i = 1; i < argc && !bad; i++) {
@@ -473,8 +667,12 @@ int bench_batch(int argc, char **argv)
             return 2;
         } else {
             i++;
+            if (fc_flag(&o.fc, a, v, &bad))
+                continue;
             if (!strcmp(a, "--kind"))
                 o.kind = v;
+            else if (!strcmp(a, "--row") && (!strcmp(v, "serial") || !strcmp(v, "pipeline")))
+                o.row = v;
             else if (!strcmp(a, "--log-constraints"))
                 o.log_rows = uarg(v, a, 2, 26, &bad);
             else if (!strcmp(a, "--partitions"))
@@ -516,13 +714,14 @@ int bench_batch(int argc, char **argv)
     }
     if (bad)
         return 2;
-    circuit_t c;
-    if (circuit_load(&c, &o))
-        return 2;
+    if (o.row)
+        return run_row(&o);
     json_t *rows = json_array();
     int rc = 0;
-    if (o.sweep) {
-        json_t *base = in_child(run_serial, &o, &c);
+    circuit_t c;
+    memset(&c, 0, sizeof c);
+    if (o.sweep) { /* every row in a process of its own, which loads the circuit itself */
+        json_t *base = in_child("serial", o.pw);
         if (base)
             json_array_append_new(rows, base);
         else
@@ -530,9 +729,7 @@ int bench_batch(int argc, char **argv)
         for (const char *p = o.sweep; *p && !rc;) {
             char *end;
             unsigned long pw = strtoul(p, &end, 10); /* validated by sweep_ok */
-            batch_opts oo = o;
-            oo.pw = (unsigned)pw;
-            json_t *r = in_child(run_engine, &oo, &c);
+            json_t *r = in_child("pipeline", (unsigned)pw);
             if (r)
                 json_array_append_new(rows, r);
             else
@@ -540,6 +737,8 @@ int bench_batch(int argc, char **argv)
             p = *end == ',' ? end + 1 : end;
         }
     } else {
+        if (circuit_load(&c, &o))
+            return 2;
         json_t *r = run_engine(&o, &c);
         if (r)
             json_array_append_new(rows, r);
@@ -548,9 +747,16 @@ int bench_batch(int argc, char **argv)
     }
     FILE *tbl = o.json ? stderr : stdout; /* with --json, stdout carries only the JSON object */
     if (json_array_size(rows) > 0) {
-        fprintf(tbl, "%s circuit, 2^%u rows, %u partitions x %u proofs, j=%u, prover threads %u\n", o.kind,
-                o.log_rows, o.partitions, o.count, o.jobs, o.threads);
-        fprintf(tbl, "%-9s %4s %9s %9s %9s %8s   %s\n", "mode", "pw", "s/proof", "p50 s", "p95 s", "RSS MiB", "verified");
+        long long parts = json_integer_value(json_object_get(json_array_get(rows, 0), "partitions"));
+        if (batch_fc_type(o.kind))
+            fprintf(tbl, "%s proof of %s, %lld partitions x %u proofs, j=%u, prover threads %u, a/b/c pool %s\n",
+                    o.kind, o.fc.nfiles ? o.fc.files[0] : "-", parts, o.count, o.jobs, o.threads,
+                    o.abc_pool ? "on" : "off");
+        else
+            fprintf(tbl, "%s circuit, 2^%u rows, %lld partitions x %u proofs, j=%u, prover threads %u, a/b/c pool %s\n",
+                    o.kind, o.log_rows, parts, o.count, o.jobs, o.threads, o.abc_pool ? "on" : "off");
+        fprintf(tbl, "%-9s %4s %9s %9s %9s %8s %9s   %s\n", "mode", "pw", "s/proof", "p50 s", "p95 s", "RSS MiB",
+                "model MiB", "verified");
     }
     size_t i;
     json_t *r;
@@ -585,5 +791,6 @@ int bench_batch(int argc, char **argv)
     }
     json_decref(out);
     json_decref(rows);
+    batch_fc_free(&c.fc);
     return rc;
 }

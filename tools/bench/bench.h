@@ -27,6 +27,8 @@ double bench_now(void);
 /* Peak resident set size of this process (VmHWM from /proc/self/status), bytes; 0 if
  * unknown. */
 uint64_t bench_peak_rss(void);
+/* Resident set size now (VmRSS), bytes; 0 if unknown. */
+uint64_t bench_rss(void);
 
 /* Deterministic 64-bit generator (splitmix64) for benchmark inputs. */
 uint64_t bench_rand64(uint64_t *state);

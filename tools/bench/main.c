@@ -51,18 +51,23 @@ double bench_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-uint64_t bench_peak_rss(void)
+/* A "Key: N kB" line of /proc/self/status, in bytes; 0 if unknown. */
+static uint64_t status_bytes(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
-    uint64_t kb = 0;
+    size_t n = strlen(key);
+    unsigned long kb = 0;
     while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %lu kB", &kb) == 1)
+        if (!strncmp(line, key, n) && line[n] == ':' && sscanf(line + n + 1, " %lu kB", &kb) == 1)
             break;
     if (f)
         fclose(f);
-    return kb * 1024;
+    return (uint64_t)kb * 1024;
 }
+
+uint64_t bench_peak_rss(void) { return status_bytes("VmHWM"); }
+uint64_t bench_rss(void) { return status_bytes("VmRSS"); }
 
 uint64_t bench_rand64(uint64_t *s)
 {

@@ -22,6 +22,7 @@
 #include "engine/engine.h"
 #include "engine/filecoin/fc_job.h"
 #include "engine/log.h"
+#include "engine/filecoin/fc_inputs.h"
 #include "filecoin/vanilla.h"
 #include "groth16/bellperson_params.h"
 
@@ -88,12 +89,7 @@ typedef struct {
     uint8_t rand[32], r_old[32], r_new[32], d_new[32];
     const char *pos[MAX_FILES];
     int npos;
-    /* loaded files */
-    cuzk_mapped_file maps[MAX_FILES];
-    int nmaps;
-    fc_blob_list blobs[MAX_FILES];
-    int nblobs;
-    fc_bytes *vanilla;
+    fc_input_files files; /* loaded */
 } fc_cli;
 
 static int usage_error(const fc_cli *c, const char *fmt, const char *arg)
@@ -255,57 +251,10 @@ static cuzk_status load_inputs(fc_cli *c, cuzk_error *err)
 {
     int first = c->type == FC_JOB_POREP ? 0 : (c->verify ? 1 : 0);
     int last = c->type == FC_JOB_POREP ? 1 : c->npos;
-    for (int i = first; i < last; i++) {
-        cuzk_status st = cuzk_file_map(&c->maps[c->nmaps], c->pos[i], err);
-        if (st)
-            return st;
-        c->nmaps++;
-    }
-    if (c->type == FC_JOB_POREP) {
-        c->req.vanilla_proof = (fc_bytes){c->maps[0].data, c->maps[0].len};
-        return CUZK_OK;
-    }
-    size_t total = 0;
-    for (int i = 0; i < c->nmaps; i++) {
-        const cuzk_mapped_file *m = &c->maps[i];
-        if (m->len && m->data[0] == '[') {
-            cuzk_error e;
-            cuzk_status st = fc_blob_list_from_json(&c->blobs[c->nblobs], m->data, m->len, &e);
-            if (st)
-                return cuzk_fail(err, st, "%s: %s", c->pos[first + i], e.msg);
-            total += c->blobs[c->nblobs++].n;
-        } else {
-            total++;
-        }
-    }
-    c->vanilla = calloc(total ? total : 1, sizeof *c->vanilla);
-    if (!c->vanilla)
-        return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
-    size_t k = 0;
-    int b = 0;
-    for (int i = 0; i < c->nmaps; i++) {
-        const cuzk_mapped_file *m = &c->maps[i];
-        if (m->len && m->data[0] == '[') {
-            for (size_t j = 0; j < c->blobs[b].n; j++)
-                c->vanilla[k++] = (fc_bytes){c->blobs[b].data[j], c->blobs[b].len[j]};
-            b++;
-        } else {
-            c->vanilla[k++] = (fc_bytes){m->data, m->len};
-        }
-    }
-    c->req.vanilla_proofs = c->vanilla;
-    c->req.n_vanilla_proofs = total;
-    return CUZK_OK;
+    return fc_input_files_load(&c->files, c->pos + first, (size_t)(last - first), &c->req, err);
 }
 
-static void cleanup(fc_cli *c)
-{
-    for (int i = 0; i < c->nmaps; i++)
-        cuzk_file_unmap(&c->maps[i]);
-    for (int i = 0; i < c->nblobs; i++)
-        fc_blob_list_free(&c->blobs[i]);
-    free(c->vanilla);
-}
+static void cleanup(fc_cli *c) { fc_input_files_free(&c->files); }
 
 static int run_check(fc_cli *c, const fc_job *job)
 {
