@@ -235,11 +235,17 @@ static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
     fc_circuit_id_name(&e->id, name, sizeof name);
     cuzk_status st;
     if (access(params, R_OK) != 0) {
-        st = cuzk_fail(err, CUZK_E_IO,
-                       "parameters of %s not found: %s (%s); point [srs] param_cache (daemon), --param-cache (CLI) "
-                       "or FIL_PROOFS_PARAMETER_CACHE at the directory holding the v28 files, or make test-only "
-                       "ones with `cuzk params gen %s --sector-size %s --out DIR`",
-                       name, params, strerror(errno), fc_circuit_family_name(e->id.family), e->id.shape->name);
+        int why = errno;
+        if (why != ENOENT && why != ENOTDIR) /* there but not readable (permissions, I/O): not a missing file */
+            st = cuzk_fail(err, CUZK_E_IO,
+                           "parameters of %s not readable: %s (%s); the daemon's user needs read access to it", name,
+                           params, strerror(why));
+        else
+            st = cuzk_fail(err, CUZK_E_IO,
+                           "parameters of %s not found: %s (%s); point [srs] param_cache (daemon), --param-cache "
+                           "(CLI) or FIL_PROOFS_PARAMETER_CACHE at the directory holding the v28 files, or make "
+                           "test-only ones with `cuzk params gen %s --sector-size %s --out DIR`",
+                           name, params, strerror(why), fc_circuit_family_name(e->id.family), e->id.shape->name);
         free(params);
         return st;
     }
