@@ -17,7 +17,7 @@ repository's .proto), with test-only parameters and a 2 KiB sector sealed by
     "no space left on device, N bytes needed in DIR", no temporary file is left, the daemon
     keeps serving, and after the tmpfs is enlarged the next job proves.
 Prints "N passed, N failed"."""
-import base64, json, os, re, shutil, signal, subprocess, sys, threading, time
+import os, re, signal, subprocess, sys, threading, time
 
 import grpc
 
@@ -26,35 +26,9 @@ import daemon_lib as lib  # noqa: E402
 from daemon_lib import Client, Daemon, check  # noqa: E402
 
 args, pb = lib.main_args("cuzk-fc-faults-", [("--params", {"required": True})])
-R = bytes([3] * 32)
 ST = pb.AwaitProofResponse
-
-
-def gen(kind, *argv):
-    out = os.path.join(lib.TMP, kind + ".out")
-    subprocess.run([args.bench, "gen-vanilla", kind] + list(argv) + ["-o", out], capture_output=True, check=True)
-    return open(out, "rb").read()
-
-
-env = gen("porep", "--registered-proof", "5", "--format", "envelope")
-win = [base64.b64decode(x) for x in json.loads(gen("winning-post", "--registered-proof", "0", "--format", "blobs"))]
-wdp = [base64.b64decode(x) for x in json.loads(gen("window-post", "--registered-proof", "10", "--sectors", "1,2",
-                                                    "--format", "blobs"))]
-
-
-def porep(rid):
-    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env, miner_id=1000,
-                                 sector_number=1, sector_size=2048)
-
-
-def winning(rid="", proofs=None):
-    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINNING_POST, registered_proof=0,
-                                 vanilla_proofs=win if proofs is None else proofs, miner_id=1000, randomness=R)
-
-
-def window(rid=""):
-    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
-                                 vanilla_proofs=wdp, miner_id=1000, randomness=R)
+fc = lib.Fc2KiB(args.bench)
+porep, winning, window, win = fc.porep, fc.winning, fc.window, fc.win
 
 
 def cpu_s(pid):

@@ -20,7 +20,7 @@ the repository's .proto), with test-only parameters:
     refused (RESOURCE_EXHAUSTED naming the sizes); a daemon without parameters answers
     FAILED_PRECONDITION naming the file and `cuzk params gen`.
 Prints "N passed, N failed"."""
-import base64, json, os, subprocess, sys, threading, time
+import json, os, subprocess, sys, threading, time
 
 import grpc
 
@@ -99,14 +99,10 @@ R = bytes([3] * 32)
 
 
 def gen(kind, *argv):
-    out = os.path.join(lib.TMP, kind + ".out")
-    p = subprocess.run([args.bench, "gen-vanilla", kind] + list(argv) + ["-o", out], capture_output=True, text=True,
-                       check=True)
-    return open(out, "rb").read(), json.loads(p.stdout)
+    return lib.gen_vanilla(args.bench, kind, *argv)
 
 
-def blobs(data):
-    return [base64.b64decode(x) for x in json.loads(data)]
+blobs = lib.blobs
 
 
 def verify(cmd, *argv):

@@ -1,8 +1,9 @@
-"""Shared harness of the daemon integration tests (tests/server/test_daemon.py,
-tests/filecoin_e2e/daemon_fc.py): a temporary folder removed on every exit path, the Python
-protobuf module built from the repository's .proto, a CHECK counter, a grpcio client, and
-daemons started from a config file and killed at exit. Call init() first."""
-import argparse, atexit, os, re, shutil, signal, subprocess, sys, tempfile, time
+"""Shared harness of the daemon integration tests (tests/server/*.py,
+tests/filecoin_e2e/daemon_*.py): a temporary folder removed on every exit path, the Python
+protobuf module built from the repository's .proto, a CHECK counter, a grpcio client,
+daemons started from a config file and killed at exit, and the Filecoin requests of a 2 KiB
+sector sealed by `cuzk-bench gen-vanilla` (Fc2KiB). Call init() first."""
+import argparse, atexit, base64, json, os, re, shutil, signal, subprocess, sys, tempfile, time
 import urllib.request
 
 import grpc
@@ -207,14 +208,20 @@ class Daemon:
             return None
 
 
+# Circuit ids of the Filecoin parameters (fc_circuit_id_name: family and sector size), the
+# ones charged to the memory budget while resident; the built-in and [[circuits]] ones are not.
+FC_CIRCUIT_ID = re.compile(r"^(porep|winning|wpost|snap|snap-poseidon)-\d+[kmg]$")
+
+
 def idle(c, params_charged=False, standing_bytes=0):
     """True when GetStatus shows no job, no partition in flight and no memory reserved but
     the a/b/c pool's free buffers (none in use), standing_bytes (charged for the daemon's
     lifetime: a GPU backend's pinned staging) and, with params_charged, that of the HOT
-    parameters (Filecoin parameters are charged to the budget while resident)."""
+    Filecoin parameters (charged to the budget while resident)."""
     s = c.call("GetStatus", pb.GetStatusRequest())
     p = s.pipeline
-    resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT) if params_charged else 0
+    resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT and
+                   FC_CIRCUIT_ID.match(x.circuit_id)) if params_charged else 0
     return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
             p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
             p.permits_held + p.pool_in_use_bytes) == 0 and \
@@ -229,3 +236,67 @@ def wait_idle(c, secs=60, params_charged=False, standing_bytes=0):
             return True
         time.sleep(0.1)
     return False
+
+
+def gen_vanilla(bench, kind, *argv):
+    """`cuzk-bench gen-vanilla KIND ARGV -o TMP/KIND.out`: (the output file's bytes, the JSON
+    object it prints about the sealed sector)."""
+    out = os.path.join(TMP, kind + ".out")
+    p = subprocess.run([bench, "gen-vanilla", kind] + list(argv) + ["-o", out], capture_output=True, text=True,
+                       check=True)
+    with open(out, "rb") as f:
+        return f.read(), json.loads(p.stdout)
+
+
+def blobs(data):
+    """gen-vanilla's --format blobs output (a JSON array of base64 strings) as a list of bytes:
+    the vanilla proofs as Curio forwards them in SubmitProofRequest.vanilla_proofs."""
+    return [base64.b64decode(x) for x in json.loads(data)]
+
+
+class Fc2KiB:
+    """Vanilla inputs of 2 KiB sectors sealed by `cuzk-bench gen-vanilla` (miner 1000, sector 1;
+    WindowPoSt over sectors 1 and 2; randomness 32 bytes of 3) as Curio sends them, and a
+    SubmitProofRequest of each Filecoin kind on them. Each proof is one partition (192 bytes)
+    with the test-only parameters of tests/filecoin_e2e/gen_params.sh."""
+    R = bytes([3] * 32)
+    # kind -> (circuit id in GetStatus / EvictSRS, `cuzk params gen` circuit name)
+    CIRCUITS = {"porep": ("porep-2k", "porep"), "winning": ("winning-2k", "winning-post"),
+                "window": ("wpost-2k", "window-post"), "snap": ("snap-2k", "snap")}
+
+    def __init__(self, bench):
+        self.env, _ = gen_vanilla(bench, "porep", "--registered-proof", "5", "--format", "envelope")
+        self.win = blobs(gen_vanilla(bench, "winning-post", "--registered-proof", "0", "--format", "blobs")[0])
+        self.wdp = blobs(gen_vanilla(bench, "window-post", "--registered-proof", "10", "--sectors", "1,2",
+                                     "--format", "blobs")[0])
+        snap, sm = gen_vanilla(bench, "snap", "--registered-proof", "0", "--format", "blobs")
+        self.snap_proofs = blobs(snap)
+        self.commits = {k: bytes.fromhex(sm[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+
+    def porep(self, rid=""):
+        return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=self.env,
+                                     miner_id=1000, sector_number=1, sector_size=2048)
+
+    def winning(self, rid="", proofs=None):
+        return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINNING_POST, registered_proof=0,
+                                     vanilla_proofs=self.win if proofs is None else proofs, miner_id=1000,
+                                     randomness=self.R)
+
+    def window(self, rid=""):
+        return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
+                                     vanilla_proofs=self.wdp, miner_id=1000, randomness=self.R)
+
+    def snap(self, rid=""):
+        return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.SNAP_DEALS_UPDATE, registered_proof=0,
+                                     vanilla_proofs=self.snap_proofs, **self.commits)
+
+    def request(self, kind, rid=""):
+        return getattr(self, kind)(rid)
+
+    @staticmethod
+    def params_file(kind, params):
+        """Path of the .params file in the folder `params` that the 2 KiB circuit of `kind`
+        reads, as `cuzk params gen` names it (the file must exist: --keep-existing)."""
+        p = subprocess.run([CUZK, "params", "gen", Fc2KiB.CIRCUITS[kind][1], "--sector-size", "2KiB", "--out", params,
+                            "--keep-existing"], capture_output=True, text=True, check=True)
+        return json.loads(p.stdout)["params"]
