@@ -37,17 +37,20 @@ done
 
 out=$("$bench" batch --kind synthetic --log-constraints 8 --partitions 3 --count 4 -j 2 --partition-workers 2 \
       --gpu-workers 2 --threads 2 --backend opencl --json --quiet 2>"$work/err")
-if python3 - "$out" <<'PY'
+rc=$?
+if [[ $rc -eq 0 ]] && python3 - "$out" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 r = r["rows"][0] if "rows" in r else r
+# the budget holds the two workers' pinned staging (default staging_buffer 32 MiB) while the engine runs
+staging = 2 * (32 << 20)
 ok = (r["verified"] == r["proofs"] * r["partitions"] and r["failed"] == 0 and "opencl:0" in r["backend"]
-      and r["peak_permits_held"] <= r["partition_workers"]
-      # the budget holds the two workers' pinned staging (default staging_buffer 32 MiB) while the engine runs
-      and all(v == (2 * (32 << 20) if k == "memory_used_bytes" else 0) for k, v in r["counters_at_end"].items()))
+      and r["peak_permits_held"] <= r["partition_workers"] and r["standing_bytes"] == staging
+      and r["model"]["standing_bytes"] == staging
+      and all(v == (staging if k == "memory_used_bytes" else 0) for k, v in r["counters_at_end"].items()))
 sys.exit(0 if ok else 1)
 PY
-then ok; else bad "batch --backend opencl: $out $(tail -c 300 "$work/err")"; fi
+then ok; else bad "batch --backend opencl: exit $rc: $out $(tail -c 300 "$work/err")"; fi
 
 for args in "--backend gpu" "--device x" "--backend"; do
   # shellcheck disable=SC2086

@@ -21,11 +21,17 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 pass=0
 ok() { pass=$((pass + 1)); }
 
+t0=$(date +%s%N)
 out=$("$cuzk" c2 "$c1" --check 2>"$tmp/check.err")
+t1=$(date +%s%N)
 [[ $out == '{"partitions":1,"constraints":3844929,"satisfied":true}' ]] || fail "check: $out"
-# progress on stderr: the finished phase with its seconds (it takes well over a second)
-grep -Eq '^cuzk c2: partition 0/1: check \(synthesis in check mode\) [0-9]+\.[0-9]+ s$' "$tmp/check.err" ||
-    fail "check progress on stderr: $(cat "$tmp/check.err")"
+# progress on stderr: a finished phase is reported when it took a second or more (the check
+# can take less on a quiet machine: then the line is only required when the whole run took
+# over 3 s; the proving run below always reports its prove_start)
+if ((t1 - t0 > 3000000000)); then
+    grep -Eq '^cuzk c2: partition 0/1: check \(synthesis in check mode\) [0-9]+\.[0-9]+ s$' "$tmp/check.err" ||
+        fail "check progress on stderr: $(cat "$tmp/check.err")"
+fi
 ok
 
 # --synth-only: the sizes of docs/circuits.md#production-sizes (3,844,929 constraints, 40
