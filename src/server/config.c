@@ -489,6 +489,75 @@ static cuzk_status check_duplicate_names(const cuzk_server_config *cfg, size_t f
                      name_line[dup - first], cfg->circuits[dup].name);
 }
 
+static bool str_differs(const cuzk_server_config *a, const cuzk_server_config *b, size_t off)
+{
+    return strcmp(*(char *const *)((const char *)a + off), *(char *const *)((const char *)b + off)) != 0;
+}
+
+/* Whether key k holds different values in a and b (the fields apply_key writes). */
+static bool key_differs(const key_spec *k, const cuzk_server_config *a, const cuzk_server_config *b)
+{
+    const char *pa = (const char *)a + k->offset, *pb = (const char *)b + k->offset;
+    switch (k->type) {
+    case K_STRING:
+    case K_LISTEN:
+    case K_OPT_LISTEN:
+    case K_LEVEL:
+    case K_BACKEND:
+        return str_differs(a, b, k->offset);
+    case K_SIZE:
+    case K_DURATION:
+        return memcmp(pa, pb, sizeof(uint64_t)) != 0;
+    case K_U32:
+    case K_MODE:
+        return memcmp(pa, pb, sizeof(uint32_t)) != 0;
+    case K_BOOL:
+        return *(const bool *)pa != *(const bool *)pb;
+    case K_BUDGET:
+        return a->memory_auto != b->memory_auto || (!a->memory_auto && a->total_budget != b->total_budget);
+    case K_FORMAT:
+        return a->log_json != b->log_json;
+    case K_DEVICES:
+        return a->n_gpu_devices != b->n_gpu_devices ||
+               (a->n_gpu_devices && memcmp(a->gpu_devices, b->gpu_devices, a->n_gpu_devices * sizeof *a->gpu_devices));
+    case K_DEPRECATED:
+    case K_NO_EFFECT:
+        return false;
+    }
+    return false;
+}
+
+static bool circuits_differ(const cuzk_server_config *a, const cuzk_server_config *b)
+{
+    if (a->n_circuits != b->n_circuits)
+        return true;
+    for (size_t i = 0; i < a->n_circuits; i++)
+        if (strcmp(a->circuits[i].name, b->circuits[i].name) || strcmp(a->circuits[i].r1cs, b->circuits[i].r1cs) ||
+            strcmp(a->circuits[i].zkey, b->circuits[i].zkey))
+            return true;
+    return false;
+}
+
+size_t cuzk_config_diff(const cuzk_server_config *a, const cuzk_server_config *b,
+                        void (*changed)(void *ctx, const char *key), void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        if (key_differs(&KEYS[i], a, b)) {
+            n++;
+            char name[96];
+            snprintf(name, sizeof name, "[%s] %s", KEYS[i].section, KEYS[i].key);
+            if (changed)
+                changed(ctx, name);
+        }
+    if (circuits_differ(a, b)) {
+        n++;
+        if (changed)
+            changed(ctx, "[[circuits]]");
+    }
+    return n;
+}
+
 cuzk_status cuzk_config_apply_toml(cuzk_server_config *cfg, const char *text, size_t len, const char *path,
                                    void (*warn)(void *ctx, const char *msg), void *ctx, cuzk_error *err)
 {

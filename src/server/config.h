@@ -136,6 +136,15 @@ cuzk_status cuzk_config_set_string(char **field, const char *value, cuzk_error *
 
 void cuzk_config_free(cuzk_server_config *cfg);
 
+/* Compare two parsed configurations key by key: every key of the table
+ * cuzk_config_apply_toml reads ([memory] total_budget as "auto" or its size, [gpus] devices
+ * as the list) and the [[circuits]] entries as one item. Calls changed(ctx, name) (may be
+ * NULL) for each key whose values differ, in table order, with name "[section] key" or
+ * "[[circuits]]", and returns how many. Deprecated keys and keys without effect never count.
+ * Pure; thread-safe on configurations nobody modifies. */
+size_t cuzk_config_diff(const cuzk_server_config *a, const cuzk_server_config *b,
+                        void (*changed)(void *ctx, const char *key), void *ctx);
+
 /* Check a listen address before anything binds it (cuzk_config_apply_toml checks
  * daemon.listen and daemon.status_listen with it; the daemon checks its --listen and
  * --status-listen overrides). Accepted forms:

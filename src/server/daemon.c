@@ -242,8 +242,17 @@ static bool check_params(const cuzk_server_config *cfg)
     return ok;
 }
 
+/* A key SIGHUP does not apply: named for a restart (the two it applies are skipped). */
+static void needs_restart(void *ctx, const char *key)
+{
+    (void)ctx;
+    if (strcmp(key, "[logging] level") && strcmp(key, "[logging] file"))
+        cuzk_log(CUZK_LOG_WARN, "SIGHUP: %s changed, needs a restart", key);
+}
+
 /* SIGHUP: reopen the log file, read the config again and apply what can change while
- * serving (log level and file, the token); name the rest. */
+ * serving (log level and file, the token); name every other changed key
+ * (cuzk_config_diff). A config that does not load changes nothing and is not "reloaded". */
 static void reload(const cuzk_daemon_args *a, const char *path, cuzk_server_config *cfg, cuzk_security *sec)
 {
     sd_notify(0, "RELOADING=1");
@@ -253,7 +262,8 @@ static void reload(const cuzk_daemon_args *a, const char *path, cuzk_server_conf
         cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s; logging stays where it was", err.msg);
     cuzk_server_config next;
     bool found;
-    if (!load_config(a, &next, path, &found)) {
+    bool loaded = load_config(a, &next, path, &found);
+    if (!loaded) {
         cuzk_log(CUZK_LOG_ERROR, "SIGHUP: %s does not load (above); the running configuration stays", path);
     } else {
         if (strcmp(next.log_file, cfg->log_file) && *next.log_file) {
@@ -265,29 +275,15 @@ static void reload(const cuzk_daemon_args *a, const char *path, cuzk_server_conf
         cuzk_log_level level;
         if (!cuzk_log_parse_level(next.log_level, &level, &err))
             cuzk_log_set_level(level);
-        static const struct {
-            const char *key;
-            size_t off;
-        } restart_only[] = {
-            {"[daemon] listen", offsetof(cuzk_server_config, listen)},
-            {"[daemon] status_listen", offsetof(cuzk_server_config, status_listen)},
-            {"[daemon] tls_cert", offsetof(cuzk_server_config, tls_cert)},
-            {"[daemon] tls_key", offsetof(cuzk_server_config, tls_key)},
-            {"[daemon] tls_client_ca", offsetof(cuzk_server_config, tls_client_ca)},
-            {"[daemon] auth_token_file", offsetof(cuzk_server_config, auth_token_file)},
-            {"[srs] param_cache", offsetof(cuzk_server_config, param_cache)},
-            {"[daemon] journal_dir", offsetof(cuzk_server_config, journal_dir)},
-        };
-        for (size_t i = 0; i < sizeof restart_only / sizeof restart_only[0]; i++)
-            if (strcmp(*(char **)((char *)cfg + restart_only[i].off), *(char **)((char *)&next + restart_only[i].off)))
-                cuzk_log(CUZK_LOG_WARN, "SIGHUP: %s changed; it takes effect at the next start", restart_only[i].key);
+        cuzk_config_diff(cfg, &next, needs_restart, NULL);
     }
     cuzk_config_free(&next);
     if (cuzk_security_reload_token(sec, &err))
         cuzk_log(CUZK_LOG_ERROR, "SIGHUP: [daemon] auth_token_file: %s; the previous token stays", err.msg);
-    cuzk_log(CUZK_LOG_INFO, "SIGHUP: reloaded (log level %s%s%s%s)", cuzk_log_enabled(CUZK_LOG_DEBUG) ? "debug"
-             : cuzk_log_enabled(CUZK_LOG_INFO) ? "info" : cuzk_log_enabled(CUZK_LOG_WARN) ? "warn" : "error",
-             *cfg->log_file ? ", log file " : "", cfg->log_file, sec->token_path ? ", token read again" : "");
+    if (loaded)
+        cuzk_log(CUZK_LOG_INFO, "SIGHUP: reloaded (log level %s%s%s%s)", cuzk_log_enabled(CUZK_LOG_DEBUG) ? "debug"
+                 : cuzk_log_enabled(CUZK_LOG_INFO) ? "info" : cuzk_log_enabled(CUZK_LOG_WARN) ? "warn" : "error",
+                 *cfg->log_file ? ", log file " : "", cfg->log_file, sec->token_path ? ", token read again" : "");
     sd_notify(0, "READY=1");
 }
 

@@ -80,15 +80,29 @@ check("SIGHUP: reloaded (log level debug" in d.logtext(), "SIGHUP applied loggin
 write(d.cfg, base.replace('listen = "127.0.0.1:0"', 'listen = "127.0.0.1:1"'))
 d.p.send_signal(signal.SIGHUP)
 notes(), notes()
-check("SIGHUP: [daemon] listen changed; it takes effect at the next start" in d.logtext() and status_ok(c),
+check("SIGHUP: [daemon] listen changed, needs a restart" in d.logtext() and status_ok(c),
       "SIGHUP names a changed listen and keeps serving")
 check("log level info" in d.logtext().split("SIGHUP: reloaded")[-1], "level back to info with the key removed")
+# every changed key that needs a restart is named (not only the string ones), unchanged ones not
+before = len(d.logtext())
+check('shutdown_grace = "2s"' in base and "[memory]" not in base and "[logging]" not in base, "base config")
+write(d.cfg, base.replace('shutdown_grace = "2s"', 'shutdown_grace = "7s"') + '[memory]\ntotal_budget = "3GiB"\n'
+      '[synthesis]\npartition_workers = 3\n[logging]\nformat = "json"\n')
+d.p.send_signal(signal.SIGHUP)
+notes(), notes()
+log = d.logtext()[before:]
+named = sorted(set(re.findall(r"SIGHUP: (\[[a-z]+\] [a-z_]+) changed, needs a restart", log)))
+want = ["[daemon] shutdown_grace", "[logging] format", "[memory] total_budget", "[synthesis] partition_workers"]
+check(named == sorted(want) and "SIGHUP: reloaded" in log, "SIGHUP names exactly the changed keys: %r" % log)
+before = len(d.logtext())
 write(d.cfg, base + "[daemon\nbroken = \n")
 d.p.send_signal(signal.SIGHUP)
 notes(), notes()
 log = d.logtext()
 check("does not load (above); the running configuration stays" in log and d.cfg in log and status_ok(c),
       "SIGHUP with a broken config keeps the running one: %r" % log[-400:])
+check("SIGHUP: reloaded" not in log[before:] and "changed, needs a restart" not in log[before:],
+      "a failed reload does not say reloaded: %r" % log[before:])
 write(d.cfg, base)
 d.p.send_signal(signal.SIGTERM)
 m = notes()
