@@ -86,6 +86,8 @@ typedef struct {
     bool has_sector;
     uint8_t prover_id[32];
     uint64_t sector_id;
+    /* sector_id known without prover_id (the envelope's SectorNum); implied by has_sector */
+    bool has_sector_number;
 } fc_c1_output;
 
 void fc_c1_free(fc_c1_output *c1);
@@ -121,7 +123,7 @@ fc_c1_format fc_c1_detect(const uint8_t *buf, size_t len);
  * partitions x challenges proofs, every Merkle proof of its tree's shape, `layers` rows per
  * column and labeling proofs, 37 parents, every 32-byte value canonical except seed, ticket
  * and prover_id (raw bytes). Bincode refuses trailing bytes. Envelope: SectorNum is stored
- * as sector_id with has_sector = false (no prover id); SectorSize must be the registered
+ * as sector_id with has_sector = false (no prover id) and has_sector_number = true; SectorSize must be the registered
  * proof's sector size.
  * Errors: CUZK_E_FORMAT (path/offset and what was expected), CUZK_E_UNSUPPORTED (unknown
  * registered_proof, vanilla variant not matching its size), CUZK_E_FIELD_NONCANONICAL,

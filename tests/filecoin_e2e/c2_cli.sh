@@ -10,9 +10,13 @@
 #     synthesized through the PCE it records first (a/b/c byte-identical to direct synthesis:
 #     tests/pce, fc_pce), `cuzk verify-c2` accepts the proof, rejects it with A and C swapped
 #     (exit 1) and refuses a malformed one (exit 2); the output is not written when proving
-#     fails.
+#     fails;
+#   - --miner / --sector that disagree with the C1 are refused before synthesis naming the
+#     field and both values (exit 2): the fixture's own miner 1006 / sector 1498
+#     (shared/fixtures/README.md), and a 2 KiB C1 made by `cuzk-bench gen-vanilla` for miner
+#     1000 sector 1, as Curio's envelope (SectorNum 1, no prover id) and as bare JSON (neither).
 set -euo pipefail
-cuzk=$1 fixtures=$2 params=$3
+cuzk=$1 fixtures=$2 params=$3 bench=$4
 here=$(cd "$(dirname "$0")" && pwd)
 c1=$fixtures/porep-8MiB-c1.bincode
 tmp=$(mktemp -d)
@@ -33,6 +37,32 @@ if ((t1 - t0 > 3000000000)); then
         fail "check progress on stderr: $(cat "$tmp/check.err")"
 fi
 ok
+
+expect_rc() { # rc-wanted message-part command...
+    local want=$1 part=$2
+    shift 2
+    set +e
+    out=$("$@" 2>&1)
+    local rc=$?
+    set -e
+    [[ $rc == "$want" ]] || fail "exit $rc (want $want): $* :: $out"
+    [[ -z $part || $out == *"$part"* ]] || fail "message lacks '$part': $out"
+    ok
+}
+expect_rc 2 "miner_id 1007 (prover_id ef07" "$cuzk" c2 "$c1" --check --miner 1007
+expect_rc 2 "sector_number 1499 does not match the C1's sector_id 1498" "$cuzk" c2 "$c1" --check --sector 1499
+"$bench" gen-vanilla porep --registered-proof 5 --format envelope -o "$tmp/env2k.json" >/dev/null
+"$bench" gen-vanilla porep --registered-proof 5 --format json -o "$tmp/c1-2k.json" >/dev/null
+for f in env2k c1-2k; do
+    expect_rc 2 "miner_id 1001 and sector_number 1 give replica_id" "$cuzk" c2 "$tmp/$f.json" --check --miner 1001 --sector 1
+    expect_rc 2 "sector_number 7 " "$cuzk" c2 "$tmp/$f.json" --check --miner 1000 --sector 7
+    expect_rc 0 '"satisfied":true' "$cuzk" c2 "$tmp/$f.json" --check --miner 1000 --sector 1
+done
+expect_rc 2 "miner_id 1001 and sector_number 1 (the C1's) give replica_id" "$cuzk" c2 "$tmp/env2k.json" --check --miner 1001
+expect_rc 2 "sector_number 7 does not match the C1's sector_id 1" "$cuzk" c2 "$tmp/env2k.json" --check --sector 7
+expect_rc 2 "miner_id 1001 and sector_number 0 (not given: 0)" "$cuzk" c2 "$tmp/c1-2k.json" --check --miner 1001
+expect_rc 2 "sector_number 7 cannot be checked" "$cuzk" c2 "$tmp/c1-2k.json" --check --sector 7
+expect_rc 2 "miner_id 1000 and sector_number 7 give replica_id" "$cuzk" c2 "$tmp/c1-2k.json" --check --miner 1000 --sector 7
 
 # --synth-only: the sizes of docs/circuits.md#production-sizes (3,844,929 constraints, 40
 # inputs, 3,842,449 aux, domain 2^22), a/b/c = 3 x 2^22 x 32 bytes, and the compact witness the

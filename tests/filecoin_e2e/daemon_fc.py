@@ -9,8 +9,9 @@ the repository's .proto), with test-only parameters:
     sector_size), and the daemon keeps serving;
   - a 2 KiB PoRep C1 in Curio's JSON envelope, WinningPoSt, WindowPoSt and SnapDeals of a
     sealed 2 KiB sector (`cuzk-bench gen-vanilla`, as Curio forwards them: bincode blobs)
-    COMPLETED, each proof accepted by the CLI verifier; bad randomness / commitments /
-    vanilla proofs answered INVALID_ARGUMENT;
+    COMPLETED, each proof accepted by the CLI verifier; a miner_id or sector_number given alone
+    that disagrees with the 2 KiB C1, bad randomness / commitments / vanilla proofs answered
+    INVALID_ARGUMENT;
   - GetStatus lists the parameters (porep-8m, HOT, ref_count 0 once done), EvictSRS frees
     them, PreloadSRS loads them back;
   - a memory budget that holds porep-2k or snap-2k but not both: alternating jobs all
@@ -124,6 +125,15 @@ env, _ = gen("porep", "--registered-proof", "5", "--format", "envelope")
 check(json.loads(env)["SectorSize"] == 2048 and "Phase1Out" in json.loads(env), "envelope form")
 pf = prove_ok(pb.SubmitProofRequest(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env, miner_id=1000,
                                     sector_number=1, sector_size=2048), "porep-2k")
+# the envelope carries SectorNum 1 but no prover id: a miner or a sector given alone that
+# disagrees with the C1 (sealed for miner 1000, sector 1) is refused too, not proved
+env_req = dict(proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=env, sector_size=2048)
+expect(pb.SubmitProofRequest(miner_id=1001, **env_req), grpc.StatusCode.INVALID_ARGUMENT, "miner_id 1001",
+       "sector_number 1 (the C1's)", "replica_id")
+expect(pb.SubmitProofRequest(sector_number=7, **env_req), grpc.StatusCode.INVALID_ARGUMENT, "sector_number 7",
+       "sector_id 1")
+expect(pb.SubmitProofRequest(miner_id=1000, sector_number=7, **env_req), grpc.StatusCode.INVALID_ARGUMENT,
+       "sector_number 7")
 c1_2k = os.path.join(lib.TMP, "c1-2k.json")
 with open(c1_2k, "wb") as f:
     f.write(env)

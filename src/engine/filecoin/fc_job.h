@@ -16,7 +16,8 @@
  *
  * Kinds and their inputs (docs/engine.md#inputs-per-proof-kind):
  *   FC_JOB_POREP          vanilla_proof = C1 output (Curio envelope, JSON or bincode);
- *                         miner_id / sector_number, when set, must reproduce replica_id.
+ *                         miner_id / sector_number, when set, must agree with the C1
+ *                         (docs/engine.md#what-curio-sends).
  *                         Partitions: the registered proof's (1 / 10; NI 13 / 126: the
  *                         partition proofs are returned concatenated, not SnarkPack-aggregated).
  *   FC_JOB_SNAP           vanilla_proofs = one PartitionProof per partition; registered_proof =

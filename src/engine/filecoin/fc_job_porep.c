@@ -56,6 +56,61 @@ static void hex32(const uint8_t b[32], char out[65])
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
+/* The request's miner and sector, when either is given, must agree with the C1 (Curio
+ * verifies the proof with them, docs/engine.md#what-curio-sends): each against the C1's own
+ * prover_id / sector_id where it carries them (C2Input wrapper; the envelope's SectorNum), and
+ * together they must reproduce the C1's replica_id = SHA-256(prover_id, sector_id, ticket,
+ * comm_d, porep_id) (rust-fil-proofs generate_replica_id). A value the request leaves out is
+ * the C1's; a sector the C1 does not carry either is 0 (proto3: absent is 0, which the
+ * reference proves and Curio verifies with). A sector alone is compared with the C1's
+ * sector (envelope) or, when the C1 carries none, refused: without a prover id it cannot be
+ * checked. On success the C1 carries the request's prover_id and sector_id. */
+static cuzk_status check_miner_sector(fc_c1_output *c1, const fc_job_request *req, cuzk_error *err)
+{
+    if (!req->has_miner && !req->has_sector)
+        return CUZK_OK;
+    const bool c1_sector = c1->has_sector || c1->has_sector_number;
+    char want[65], got[65];
+    if (req->has_sector && c1_sector && req->sector_number != c1->sector_id)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "sector_number %llu does not match the C1's sector_id %llu (the sector of its replica_id)",
+                         (unsigned long long)req->sector_number, (unsigned long long)c1->sector_id);
+    uint8_t prover_id[32], rid[32];
+    if (req->has_miner) {
+        fc_prover_id_from_actor(req->miner_id, prover_id);
+        if (c1->has_sector && memcmp(prover_id, c1->prover_id, 32)) {
+            hex32(prover_id, got);
+            hex32(c1->prover_id, want);
+            return cuzk_fail(err, CUZK_E_INVALID_ARG, "miner_id %llu (prover_id %s) does not match the C1's prover_id %s (the prover of its replica_id)",
+                             (unsigned long long)req->miner_id, got, want);
+        }
+    } else if (c1->has_sector) {
+        memcpy(prover_id, c1->prover_id, 32);
+    } else if (c1_sector) {
+        return CUZK_OK; /* the sector matches the envelope's; no prover id to check further */
+    } else {
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "sector_number %llu cannot be checked against the C1's replica_id without miner_id (the C1 "
+                         "carries no prover_id)",
+                         (unsigned long long)req->sector_number);
+    }
+    uint64_t sector = req->has_sector ? req->sector_number : c1_sector ? c1->sector_id : 0;
+    fc_replica_id(prover_id, sector, c1->ticket, c1->comm_d, c1->registered_proof->porep_id, rid);
+    if (memcmp(rid, c1->replica_id, 32)) {
+        hex32(c1->replica_id, want);
+        hex32(rid, got);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "miner_id %llu%s and sector_number %llu%s give replica_id %s with the C1's ticket and "
+                         "comm_d, but the C1's replica_id is %s",
+                         (unsigned long long)(req->has_miner ? req->miner_id : 0),
+                         req->has_miner ? "" : " (the C1's prover_id)", (unsigned long long)sector,
+                         req->has_sector ? "" : c1_sector ? " (the C1's)" : " (not given: 0)", got, want);
+    }
+    memcpy(c1->prover_id, prover_id, 32);
+    c1->sector_id = sector;
+    c1->has_sector = true;
+    return CUZK_OK;
+}
+
 cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *err)
 {
     if (!req->vanilla_proof.data || !req->vanilla_proof.len)
@@ -81,34 +136,8 @@ cuzk_status fc_job_init_porep(fc_job *j, const fc_job_request *req, cuzk_error *
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "registered_proof %llu (%s) does not match the C1's %u (%s)",
                          (unsigned long long)req->registered_proof, q ? q->name : "unknown", p->id, p->name);
     }
-    /* The request's miner and sector, when given, must reproduce the C1's replica_id with its
-     * ticket and comm_d (Curio verifies the proof with them, docs/engine.md#what-curio-sends).
-     * A value the request leaves out is taken from the C1 when the C1 carries it (C2Input
-     * wrapper). */
-    bool have_prover = req->has_miner || d->c1.has_sector, have_sector = req->has_sector || d->c1.has_sector;
-    if ((req->has_miner || req->has_sector) && have_prover && have_sector) {
-        uint8_t prover_id[32], rid[32];
-        if (req->has_miner)
-            fc_prover_id_from_actor(req->miner_id, prover_id);
-        else
-            memcpy(prover_id, d->c1.prover_id, 32);
-        uint64_t sector = req->has_sector ? req->sector_number : d->c1.sector_id;
-        fc_replica_id(prover_id, sector, d->c1.ticket, d->c1.comm_d, p->porep_id, rid);
-        if (memcmp(rid, d->c1.replica_id, 32)) {
-            char want[65], got[65];
-            hex32(d->c1.replica_id, want);
-            hex32(rid, got);
-            return cuzk_fail(err, CUZK_E_INVALID_ARG,
-                             "miner_id %llu%s and sector_number %llu%s give replica_id %s with the C1's ticket and "
-                             "comm_d, but the C1's replica_id is %s",
-                             (unsigned long long)(req->has_miner ? req->miner_id : 0),
-                             req->has_miner ? "" : " (the C1's prover_id)", (unsigned long long)sector,
-                             req->has_sector ? "" : " (the C1's)", got, want);
-        }
-        memcpy(d->c1.prover_id, prover_id, 32);
-        d->c1.sector_id = sector;
-        d->c1.has_sector = true;
-    }
+    if ((st = check_miner_sector(&d->c1, req, err)))
+        return st;
     if ((st = fc_c1_validate(&d->c1, &e)))
         return cuzk_fail(err, st, "vanilla_proof: %s", e.msg);
     fc_porep_circuit_params_of(p, &d->cp);

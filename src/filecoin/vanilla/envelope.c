@@ -45,6 +45,7 @@ cuzk_status fc_c1_read_envelope(fc_c1_output *out, const uint8_t *buf, size_t le
     }
     out->sector_id = e.sector_num;
     out->has_sector = false;
+    out->has_sector_number = true;
 out:
     free(e.c1json);
     return st;
