@@ -190,8 +190,10 @@ static bool check_files(const cuzk_server_config *cfg, cuzk_security *sec)
 }
 
 /* --check-config: which Filecoin parameter sets param_cache holds (both .params and .vk
- * readable); a set with one file and not the other, or an unreadable file, is an error. */
-static bool check_params(const cuzk_server_config *cfg)
+ * readable); a set with one file and not the other, or an unreadable file, is an error. A
+ * param_cache that is not a directory is a warning (the daemon starts and serves the other
+ * kinds; Filecoin proofs fail until it exists): *missing is set then. */
+static bool check_params(const cuzk_server_config *cfg, bool *missing)
 {
     static const char *const circuits[] = {"porep", "winning", "wpost", "snap", "snap-poseidon"};
     static const char *const sizes[] = {"2k", "8m", "512m", "32g", "64g"};
@@ -208,6 +210,7 @@ static bool check_params(const cuzk_server_config *cfg)
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         cuzk_log(CUZK_LOG_WARN, "[srs] param_cache %s is not a directory: no Filecoin proof can run", dir);
         fc_srs_destroy(m);
+        *missing = true;
         return true;
     }
     char present[1024] = "";
@@ -363,8 +366,21 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         goto out;
     warn_exposed(&cfg, &sec);
     if (a->check_config) {
-        if (check_params(&cfg)) {
-            cuzk_log(CUZK_LOG_INFO, "config %s: OK", path);
+        /* the daemon's own refusals: the backend it would open (devices, kernels), the
+         * parameter files; a missing param_cache only warns, as the daemon starts anyway */
+        char backend[256];
+        bool missing = false;
+        if (cuzk_service_check_backend(&cfg, backend, sizeof backend, &err)) {
+            cuzk_log(CUZK_LOG_ERROR, "config: [gpus] %s", err.msg);
+            goto out;
+        }
+        cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend);
+        if (check_params(&cfg, &missing)) {
+            if (missing)
+                cuzk_log(CUZK_LOG_WARN, "config %s: OK, but [srs] param_cache is not a directory (above): the daemon "
+                         "starts and refuses every Filecoin proof until it exists", path);
+            else
+                cuzk_log(CUZK_LOG_INFO, "config %s: OK", path);
             rc = 0;
         }
         goto out;

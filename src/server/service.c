@@ -339,6 +339,41 @@ static void *collector_main(void *arg)
 
 /* ---- lifecycle ---- */
 
+static unsigned online_cpus(void)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    return ncpu > 0 ? (unsigned)ncpu : 1;
+}
+
+/* The [gpus] keys as a backend_config, opened (backends/backends.h backend_open). */
+static cuzk_status open_backend(const cuzk_server_config *cfg, backend **out, cuzk_error *err)
+{
+    backend_config bc;
+    backend_config_default(&bc);
+    cuzk_status st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
+    if (st)
+        return st;
+    bc.devices = cfg->gpu_devices;
+    bc.n_devices = cfg->n_gpu_devices;
+    bc.fallback_to_cpu = cfg->gpu_fallback_to_cpu;
+    bc.cpu_threads = cfg->gpu_threads ? cfg->gpu_threads : online_cpus();
+    bc.workers_per_device = cfg->gpu_workers_per_device;
+    bc.device_memory_fraction = cfg->gpu_memory_percent / 100.0;
+    bc.device_memory_limit = cfg->gpu_memory_limit;
+    bc.staging_bytes = (size_t)cfg->gpu_staging_bytes;
+    return backend_open(&bc, out, err);
+}
+
+cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err)
+{
+    backend *b = NULL;
+    cuzk_status st = open_backend(cfg, &b, err);
+    if (!st && cap)
+        snprintf(describe, cap, "%s", backend_describe(b));
+    backend_close(b);
+    return st;
+}
+
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err)
 {
     *out = NULL;
@@ -357,24 +392,8 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     }
     s->accepting = true;
     s->start_ms = svc_now_ms();
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned cpus = ncpu > 0 ? (unsigned)ncpu : 1;
-    backend_config bc;
-    backend_config_default(&bc);
-    st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
-    if (st) {
-        cuzk_service_destroy(s);
-        return st;
-    }
-    bc.devices = cfg->gpu_devices;
-    bc.n_devices = cfg->n_gpu_devices;
-    bc.fallback_to_cpu = cfg->gpu_fallback_to_cpu;
-    bc.cpu_threads = cfg->gpu_threads ? cfg->gpu_threads : cpus;
-    bc.workers_per_device = cfg->gpu_workers_per_device;
-    bc.device_memory_fraction = cfg->gpu_memory_percent / 100.0;
-    bc.device_memory_limit = cfg->gpu_memory_limit;
-    bc.staging_bytes = (size_t)cfg->gpu_staging_bytes;
-    if ((st = backend_open(&bc, &s->backend, err))) {
+    unsigned cpus = online_cpus();
+    if ((st = open_backend(cfg, &s->backend, err))) {
         cuzk_service_destroy(s);
         return st;
     }

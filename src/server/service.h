@@ -63,6 +63,15 @@ typedef struct {
  * `cfg` (borrowed only during the call). Errors: engine/registry creation errors. */
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err);
 
+/* Choose and open the prover backend of cfg's [gpus] keys exactly as cuzk_service_create
+ * does (backends/backends.h backend_open: devices found, kernels built or loaded), then close
+ * it: the daemon's --check-config. On success `describe` (cap bytes, may be 0) receives
+ * backend_describe's line. Errors: backend_open's (CUZK_E_UNSUPPORTED "backend cuda: no
+ * device (...)", CUZK_E_INVALID_ARG, CUZK_E_DEVICE, CUZK_E_NOMEM). No engine exists meanwhile;
+ * call it from one thread. */
+cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err);
+
+
 /* Stop: every unfinished job is cancelled, threads joined, everything freed. */
 void cuzk_service_destroy(cuzk_service *s);
 

@@ -4,7 +4,8 @@ of our own (READY=1 once serving, RELOADING=1 / READY=1 around SIGHUP, STOPPING=
 SIGTERM); SIGPIPE, SIGUSR1 and SIGUSR2 never end it; SIGHUP applies a new log level, names a
 changed listen, keeps the running config when the file no longer parses, reopens [logging]
 file after a rotation and reads auth_token_file again; `--check-config` (good and bad
-configurations, Filecoin parameter files found by their published manifest names); `make
+configurations, the prover backend opened as the daemon would, a missing param_cache a
+warning in the verdict, Filecoin parameter files found by their published manifest names); `make
 install` into a DESTDIR (binaries, unit with the prefix's paths, sysusers.d entry, the
 configuration kept on reinstall). Prints "N passed, N failed"; exits non-zero on failure."""
 import os, re, signal, socket, subprocess, sys, time
@@ -180,7 +181,24 @@ rc, err = run_daemon(["--check-config", "--config", cfg])
 check(rc == 0 and "1 Filecoin parameter set(s): porep-2k" in err, "parameter set found by its name: %r" % err[-300:])
 folder, cfg2 = write_config("check2", "127.0.0.1:0", '[srs]\nparam_cache = "%s"\n' % path("nonexistent"))
 rc, err = run_daemon(["--check-config", "--config", cfg2])
-check(rc == 0 and "is not a directory: no Filecoin proof can run" in err, "missing param_cache warned: %r" % err[-300:])
+check(rc == 0 and "is not a directory: no Filecoin proof can run" in err and
+      "config %s: OK, but [srs] param_cache is not a directory (above)" % cfg2 in err,
+      "missing param_cache warned, in the verdict line too: %r" % err[-300:])
+# the backend the daemon would open: [gpus] backend = "cuda" without a CUDA device is refused
+# by the daemon (exit 2) and so by --check-config
+gpu_info = subprocess.run([args.cuzk, "gpu-info"], capture_output=True, text=True).stdout
+if "cuda: no device" in gpu_info:
+    folder, cfg4 = write_config("cuda", "127.0.0.1:0", '[gpus]\nbackend = "cuda"\n')
+    rc, err = run_daemon(["--config", cfg4])
+    check(rc == 2 and "backend cuda: no device" in err, "the daemon refuses backend cuda: rc %s %r" % (rc, err[-300:]))
+    rc, err = run_daemon(["--check-config", "--config", cfg4])
+    check(rc == 2 and "[gpus] backend cuda: no device" in err and ": OK" not in err,
+          "--check-config refuses backend cuda without a device: rc %s %r" % (rc, err[-300:]))
+else:
+    print("SKIP: a CUDA device is present: backend cuda opens")
+folder, cfg4 = write_config("cpu", "127.0.0.1:0", '[gpus]\nbackend = "cpu"\n')
+rc, err = run_daemon(["--check-config", "--config", cfg4])
+check(rc == 0 and "prover backend: cpu" in err, "--check-config names the backend it opened: %r" % err[-300:])
 for what, extra, needles in [
         ("unknown key", "bogus = 1\n", ["%s:6: daemon.bogus: unknown key"]),
         ("missing circuit file", '[[circuits]]\nname = "x"\nr1cs = "/nonexistent/x.r1cs"\nzkey = "/nonexistent/x.zkey"\n',
