@@ -25,6 +25,9 @@ cuzk_status cuzk_budget_init(cuzk_budget *b, uint64_t total, cuzk_gauge *used_ga
     b->used_gauge = used_gauge;
     b->releases = 0;
     b->n_reclaim = 0;
+    b->wakes = 0;
+    b->hope = NULL;
+    b->hope_ctx = NULL;
     return CUZK_OK;
 }
 
@@ -74,6 +77,14 @@ uint64_t cuzk_budget_reclaim(cuzk_budget *b, uint64_t want)
     return freed;
 }
 
+void cuzk_budget_set_hope(cuzk_budget *b, cuzk_budget_hope_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&b->mu);
+    b->hope = fn;
+    b->hope_ctx = ctx;
+    pthread_mutex_unlock(&b->mu);
+}
+
 uint64_t cuzk_budget_total(const cuzk_budget *b) { return b->total; }
 
 static void unlink_waiter(cuzk_budget *b, cuzk_budget_waiter *w)
@@ -101,6 +112,7 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
         return CUZK_OK;
     cuzk_budget_waiter w = {.next = NULL};
     uint64_t reclaimed_at = UINT64_MAX;
+    int64_t hopeless_since = -1; /* monotonic ns since when nothing could give way */
     pthread_mutex_lock(&b->mu);
     if (b->tail)
         b->tail->next = &w;
@@ -125,6 +137,38 @@ cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn ab
             cuzk_budget_reclaim(b, want);
             pthread_mutex_lock(&b->mu);
             continue;
+        }
+        if (b->head == &w && b->hope) {
+            uint64_t wakes = b->wakes;
+            cuzk_budget_hope_fn hope = b->hope;
+            void *hope_ctx = b->hope_ctx;
+            pthread_mutex_unlock(&b->mu);
+            bool hoping = hope(hope_ctx);
+            pthread_mutex_lock(&b->mu);
+            if (b->wakes != wakes)
+                continue; /* a release or wake came meanwhile: evaluate again */
+            if (hoping) {
+                hopeless_since = -1;
+            } else {
+                int64_t now = cuzk_now_ns();
+                if (hopeless_since < 0)
+                    hopeless_since = now;
+                if (now - hopeless_since >= (int64_t)CUZK_BUDGET_HOPELESS_MS * 1000000) {
+                    uint64_t used = b->used;
+                    unlink_waiter(b, &w);
+                    pthread_cond_broadcast(&b->cv);
+                    pthread_mutex_unlock(&b->mu);
+                    return cuzk_fail(err, CUZK_E_NOMEM,
+                                     "memory budget: a reservation of %llu bytes can never fit: %llu of the %llu "
+                                     "bytes ([memory] total_budget) stay in use and nothing in flight can free "
+                                     "them",
+                                     (unsigned long long)bytes, (unsigned long long)used,
+                                     (unsigned long long)b->total);
+                }
+                reclaimed_at = UINT64_MAX; /* ask the reclaimers again after the pause */
+                cuzk_cond_wait_until(&b->cv, &b->mu, now + (int64_t)CUZK_BUDGET_HOPELESS_MS * 100000);
+                continue;
+            }
         }
         pthread_cond_wait(&b->cv, &b->mu);
     }
@@ -167,6 +211,7 @@ void cuzk_budget_release(cuzk_budget *b, uint64_t bytes)
     if (b->used_gauge)
         cuzk_gauge_add(b->used_gauge, -(int64_t)bytes);
     b->releases++;
+    b->wakes++;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
 }
@@ -174,6 +219,7 @@ void cuzk_budget_release(cuzk_budget *b, uint64_t bytes)
 void cuzk_budget_wake(cuzk_budget *b)
 {
     pthread_mutex_lock(&b->mu);
+    b->wakes++;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
 }

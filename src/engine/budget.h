@@ -38,6 +38,17 @@ typedef struct {
     void *ctx;
 } cuzk_budget_reclaimer;
 
+/* Whether anything holding budget bytes may still release them without the waiter's help
+ * (its owner, the engine: another job in flight, a partition holding a reservation).
+ * Called without the budget's lock held by a blocked acquire at the head of the FIFO that
+ * does not fit once the reclaimers freed nothing; it may take the owner's locks. */
+typedef bool (*cuzk_budget_hope_fn)(void *ctx);
+
+/* How long a head waiter stays without hope (hope false, reclaimers freeing nothing, asked
+ * again every tenth of it) before its acquire fails with CUZK_E_NOMEM: a cache being
+ * released right after a job's collection gets this long to become reclaimable. */
+#define CUZK_BUDGET_HOPELESS_MS 1000
+
 #define CUZK_BUDGET_MAX_RECLAIMERS 4
 
 typedef struct {
@@ -51,6 +62,9 @@ typedef struct {
     uint64_t releases;               /* count of releases (a reclaim is retried only after one) */
     cuzk_budget_reclaimer reclaim[CUZK_BUDGET_MAX_RECLAIMERS]; /* guarded by mu */
     size_t n_reclaim;
+    uint64_t wakes;                  /* count of broadcasts (release, wake); guarded by mu */
+    cuzk_budget_hope_fn hope;        /* optional; guarded by mu */
+    void *hope_ctx;
 } cuzk_budget;
 
 /* Create a budget of `total` bytes (>= 1). `used_gauge` may be NULL. Errors:
@@ -70,11 +84,17 @@ void cuzk_budget_remove_reclaimer(cuzk_budget *b, cuzk_budget_reclaim_fn fn, voi
 /* Ask every reclaimer, in registration order, for `want` bytes until that many are freed;
  * returns the bytes freed. Call without holding any lock a reclaimer takes. */
 uint64_t cuzk_budget_reclaim(cuzk_budget *b, uint64_t want);
+/* Set (or with fn NULL clear) the hope predicate (cuzk_budget_hope_fn). With one set, an
+ * acquire that cannot fit while nothing can give way (the reclaimers free nothing and
+ * hope stays false for CUZK_BUDGET_HOPELESS_MS) fails with CUZK_E_NOMEM naming the bytes
+ * wanted, in use and the total, instead of waiting forever. Set it before any acquire. */
+void cuzk_budget_set_hope(cuzk_budget *b, cuzk_budget_hope_fn fn, void *ctx);
 /* The fixed total. */
 uint64_t cuzk_budget_total(const cuzk_budget *b);
 
 /* Reserve `bytes`, blocking (FIFO) until they fit. Returns CUZK_OK (reserved),
- * CUZK_E_NOMEM with a message when bytes > total (can never fit), or CUZK_E_CANCELLED
+ * CUZK_E_NOMEM with a message when bytes > total (can never fit) or when the bytes in use
+ * can no longer give way (see cuzk_budget_set_hope), or CUZK_E_CANCELLED
  * (nothing reserved) once abort(ctx) is true; abort may be NULL. bytes == 0 returns OK. */
 cuzk_status cuzk_budget_acquire(cuzk_budget *b, uint64_t bytes, cuzk_abort_fn abort, void *ctx,
                                 cuzk_error *err);

@@ -161,6 +161,8 @@ static cuzk_status init_state(cuzk_engine *e, uint64_t budget_total, int *stage,
     if (st != CUZK_OK)
         return st;
     *stage = ST_BUDGET;
+    atomic_init(&e->partition_reserved, 0);
+    cuzk_budget_set_hope(&e->budget, cuzk_engine_budget_hope, e);
     if (e->cfg.abc_pool) {
         st = cuzk_abc_pool_create(&e->cfg.abc_pool_cfg, &e->budget, &e->counters[CUZK_CTR_POOL_TOTAL_BYTES],
                                   &e->abc_pool, err);

@@ -226,8 +226,12 @@ cuzk_status cuzk_engine_wait_any(cuzk_engine *e, int64_t timeout_ms, uint64_t *j
  * already finished (its state is unchanged). */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, cuzk_error *err);
 /* cuzk_engine_cancel with `reason` as the job's error message (cuzk_engine_cancel's is
- * "cancelled by request"; the daemon's drain says "cancelled by shutdown"). */
-cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_error *err);
+ * "cancelled by request"; the daemon's drain says "cancelled by shutdown"). When `was` is
+ * not NULL it receives the job's state just before the cancel, whether or not it
+ * succeeded (RUNNING once a synthesis worker took any of its partitions, even one still
+ * waiting for memory budget or a permit; QUEUED before). */
+cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_job_state *was,
+                                   cuzk_error *err);
 
 /* Block until no job is queued or running and no partition is anywhere in the pipeline
  * (all flight counters are then 0). Errors: CUZK_E_TIMEOUT. */

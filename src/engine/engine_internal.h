@@ -39,6 +39,7 @@ struct cuzk_engine {
     cuzk_gauge counters[CUZK_COUNTER_COUNT];
     cuzk_sem permits;
     cuzk_budget budget;
+    _Atomic uint64_t partition_reserved; /* budget bytes that partitions hold now */
     cuzk_abc_pool *abc_pool; /* NULL unless cfg.abc_pool */
     cuzk_chan prove_chan;  /* synthesis -> prover workers, bounded */
     cuzk_chan finish_chan; /* prover workers -> finalizers, unbounded */
@@ -70,6 +71,10 @@ static inline void cuzk_engine_count(cuzk_engine *e, cuzk_counter_id id, int64_t
 
 /* Abort predicate for blocking calls made on behalf of a task (reads job->aborted). */
 bool cuzk_task_aborted(void *task);
+/* The budget's hope predicate (budget.h cuzk_budget_hope_fn) for the engine: bytes can
+ * still be freed while a partition holds a reservation or another job is in the engine
+ * (running, or settled and not yet collected, its caller then releasing its caches). */
+bool cuzk_engine_budget_hope(void *engine);
 
 /* Return `bytes` of the task's reservation (MEM_RELEASED is emitted first); with the a/b/c
  * pool, bytes of buffers just returned to it become its charge (cuzk_abc_pool_adopt). */

@@ -36,8 +36,16 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     if (est.total_bytes > e->budget.total)
         return cuzk_fail(err, CUZK_E_NOMEM,
                          "job of kind '%s' can never run: one partition needs %llu bytes but the memory budget "
-                         "total is %llu bytes",
+                         "total ([memory] total_budget) is %llu bytes",
                          k->name, (unsigned long long)est.total_bytes, (unsigned long long)e->budget.total);
+    if (est.resident_bytes > e->budget.total - est.total_bytes)
+        return cuzk_fail(err, CUZK_E_NOMEM,
+                         "job of kind '%s' can never run: one partition needs %llu bytes beside the %llu bytes "
+                         "its parameters hold resident, %llu in all, but the memory budget total "
+                         "([memory] total_budget) is %llu bytes",
+                         k->name, (unsigned long long)est.total_bytes, (unsigned long long)est.resident_bytes,
+                         (unsigned long long)(est.total_bytes + est.resident_bytes),
+                         (unsigned long long)e->budget.total);
 
     pthread_mutex_lock(&e->mu);
     if (e->stopping) {
@@ -124,6 +132,7 @@ cuzk_status cuzk_engine_wait(cuzk_engine *e, uint64_t job_id, int64_t timeout_ms
     if (!job->reported)
         unlink_settled(e, job);
     cuzk_job_table_remove(&e->table, job_id);
+    cuzk_budget_wake(&e->budget); /* a partition waiting for room re-judges what can give way */
     pthread_mutex_unlock(&e->mu);
     cuzk_job_free(job);
     return CUZK_OK;
@@ -155,10 +164,11 @@ cuzk_status cuzk_engine_wait_any(cuzk_engine *e, int64_t timeout_ms, uint64_t *j
 
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, cuzk_error *err)
 {
-    return cuzk_engine_cancel_why(e, job_id, "cancelled by request", err);
+    return cuzk_engine_cancel_why(e, job_id, "cancelled by request", NULL, err);
 }
 
-cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_error *err)
+cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *reason, cuzk_job_state *was,
+                                   cuzk_error *err)
 {
     pthread_mutex_lock(&e->mu);
     cuzk_job *job = cuzk_job_table_find(&e->table, job_id);
@@ -168,6 +178,8 @@ cuzk_status cuzk_engine_cancel_why(cuzk_engine *e, uint64_t job_id, const char *
                          (unsigned long long)job_id);
     }
     cuzk_job_state state = job->state;
+    if (was)
+        *was = state;
     bool aborted = cuzk_job_abort_locked(e, job, CUZK_JOB_CANCELLED, CUZK_E_CANCELLED, "%s", reason);
     pthread_mutex_unlock(&e->mu);
     if (!aborted)

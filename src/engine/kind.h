@@ -20,10 +20,14 @@
 
 /* Estimated memory working set of one partition, in bytes. abc_bytes is the share that is
  * freed when release_abc runs (the a/b/c vectors), total_bytes - abc_bytes stays until
- * prove_finish returns (witness, density, prover scratch). 0 < total, abc <= total. */
+ * prove_finish returns (witness, density, prover scratch). 0 < total, abc <= total.
+ * resident_bytes (per job, not per partition) are budget bytes the job's input itself holds
+ * while the job runs and that cannot give way (a Filecoin job's parameters, in use); 0
+ * when none. The submit refuses a job whose partition cannot fit beside them. */
 typedef struct {
     uint64_t total_bytes;
     uint64_t abc_bytes;
+    uint64_t resident_bytes;
 } cuzk_partition_estimate;
 
 typedef struct cuzk_circuit_kind {

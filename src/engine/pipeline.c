@@ -35,9 +35,21 @@ void cuzk_task_release_memory(cuzk_task *t, uint64_t bytes)
         return;
     cuzk_engine_emit(t->e, CUZK_EV_MEM_RELEASED, t->job->id, t->partition, 0, bytes, false);
     t->reserved -= bytes;
+    atomic_fetch_sub(&t->e->partition_reserved, bytes);
     /* a/b/c buffers just returned to the pool keep these bytes as the pool's charge */
     uint64_t adopted = t->e->abc_pool ? cuzk_abc_pool_adopt(t->e->abc_pool, bytes) : 0;
     cuzk_budget_release(&t->e->budget, bytes - adopted);
+}
+
+bool cuzk_engine_budget_hope(void *engine)
+{
+    cuzk_engine *e = engine;
+    if (atomic_load(&e->partition_reserved) > 0)
+        return true;
+    pthread_mutex_lock(&e->mu);
+    bool others = e->table.len > 1;
+    pthread_mutex_unlock(&e->mu);
+    return others;
 }
 
 void cuzk_task_discard(cuzk_task *t)

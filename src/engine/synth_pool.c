@@ -55,6 +55,7 @@ static void synthesize_one(cuzk_engine *e, cuzk_task *t)
         return;
     }
     t->reserved = job->est.total_bytes;
+    atomic_fetch_add(&e->partition_reserved, t->reserved);
     cuzk_engine_emit(e, CUZK_EV_MEM_ACQUIRED, id, p, 0, t->reserved, false);
 
     if (cuzk_sem_acquire(&e->permits, cuzk_task_aborted, t) != CUZK_OK) {

@@ -541,7 +541,7 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
      * about a second of the grace */
     s->draining = true;
     for (size_t i = 0; i < s->n_active; i++)
-        if (cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL) == CUZK_OK)
+        if (cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL, NULL) == CUZK_OK)
             cancelled++;
     for (size_t b = 0; b < SVC_HASH; b++)
         for (svc_job *j = s->table[b]; j; j = j->hnext)
@@ -552,7 +552,7 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
         deadline_in(&ts, 100);
         pthread_cond_timedwait(&s->cv, &s->mu, &ts);
         for (size_t i = 0; i < s->n_active; i++) /* late submissions */
-            cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL);
+            cuzk_engine_cancel_why(s->engine, s->active[i]->engine_id, "cancelled by shutdown", NULL, NULL);
     }
     pthread_mutex_unlock(&s->mu);
     return cancelled;
@@ -1119,9 +1119,13 @@ cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProof
         job->cancel_requested = true;
         what = "was being submitted";
     } else if (job->phase == JOB_ACTIVE) {
-        bool started = svc_stage_get(s, job->engine_id).synth_started > 0;
-        /* fails when the job already finished or was cancelled: then it was not running */
-        bool cancelled = cuzk_engine_cancel(s->engine, job->engine_id, NULL) == CUZK_OK;
+        /* running once a synthesis worker took a partition (GetStatus: synthesizing), also
+         * while that partition still waits for memory budget or a permit; the cancel fails
+         * when the job already finished or was cancelled: then it was not running */
+        cuzk_job_state was = CUZK_JOB_QUEUED;
+        bool cancelled =
+            cuzk_engine_cancel_why(s->engine, job->engine_id, "cancelled by request", &was, NULL) == CUZK_OK;
+        bool started = was == CUZK_JOB_RUNNING;
         resp->was_running = cancelled && started;
         what = !cancelled ? "already finished or cancelled" : started ? "was running" : "was queued";
     }

@@ -1,5 +1,7 @@
 #include "mock.h"
 
+#include "engine/budget.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +120,7 @@ static cuzk_status k_estimate(void *ctx, const void *input, cuzk_partition_estim
     (void)input;
     out->total_bytes = m->total_bytes;
     out->abc_bytes = m->abc_bytes;
+    out->resident_bytes = m->resident_bytes;
     return CUZK_OK;
 }
 
@@ -323,6 +326,23 @@ static cuzk_status b_finish(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_B
     return CUZK_OK;
 }
 
+static cuzk_status b_attach(void *ctx, const cuzk_backend_host *host, cuzk_error *err)
+{
+    mock_ctx *m = ctx;
+    if (!cuzk_budget_try_acquire(host->budget, m->standing_bytes))
+        return cuzk_fail(err, CUZK_E_NOMEM, "mock staging of %llu bytes does not fit",
+                         (unsigned long long)m->standing_bytes);
+    m->standing_budget = host->budget;
+    return CUZK_OK;
+}
+
+static void b_detach(void *ctx)
+{
+    mock_ctx *m = ctx;
+    cuzk_budget_release(m->standing_budget, m->standing_bytes);
+    m->standing_budget = NULL;
+}
+
 cuzk_prover_backend mock_backend(mock_ctx *m)
 {
     cuzk_prover_backend b = {
@@ -331,6 +351,8 @@ cuzk_prover_backend mock_backend(mock_ctx *m)
         .capabilities = b_caps,
         .prove_start = b_start,
         .prove_finish = b_finish,
+        .attach = b_attach,
+        .detach = b_detach,
     };
     return b;
 }

@@ -42,6 +42,11 @@ typedef struct {
      * backend does once a/b/c are uploaded (backend.h), and checks that it ran release_abc */
     _Atomic bool release_early;
     uint64_t total_bytes, abc_bytes;        /* per-partition estimate */
+    uint64_t resident_bytes;                /* the estimate's per-job resident bytes */
+    /* budget bytes the backend charges at attach and keeps until detach (as a GPU
+     * backend's staging buffers); the attach fails when they do not fit */
+    uint64_t standing_bytes;
+    void *standing_budget;                  /* the engine's budget while attached */
     uint32_t num_devices, workers_per_device;
     uint64_t budget_bytes;                  /* live working set must stay <= this */
 

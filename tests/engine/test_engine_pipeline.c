@@ -137,7 +137,9 @@ static void harness_finish(harness *h, const char *name)
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(h->e, v);
     for (int i = 0; i < CUZK_COUNTER_COUNT; i++) {
-        CHECK(v[i].current == 0, "%s: counter %s is %lld after drain", name, cuzk_counter_name(i),
+        /* a backend's standing charge stays until destroy */
+        int64_t rest = i == CUZK_CTR_MEMORY_USED_BYTES ? (int64_t)h->mock.standing_bytes : 0;
+        CHECK(v[i].current == rest, "%s: counter %s is %lld after drain", name, cuzk_counter_name(i),
               (long long)v[i].current);
         CHECK(v[i].low == 0, "%s: counter %s went down to %lld", name, cuzk_counter_name(i), (long long)v[i].low);
     }
@@ -452,6 +454,140 @@ static void test_never_fits(void)
           err.msg);
     cuzk_job_result_free(&r);
     harness_finish(&h, "never fits");
+    mock_destroy(&h.mock);
+}
+
+/* A partition that fits the total but not beside what cannot give way: the job's own
+ * resident bytes (refused at submit) or a standing charge of the backend (the waiting
+ * partition fails the job once nothing in flight can free room); neither may hang. */
+static void test_never_fits_beside_held(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.total_bytes = 3000;
+    h.mock.abc_bytes = 2000;
+    h.mock.resident_bytes = 2000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 4096});
+    mock_input in = mock_input_make(21);
+    cuzk_job_request req = {.kind = &h.kind, .kind_input = &in, .params = &in, .num_partitions = 2,
+                            .priority = CUZK_PRIORITY_NORMAL};
+    uint64_t id = 0;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(h.e, &req, &id, &err);
+    CHECK(st == CUZK_E_NOMEM, "beside resident: submit returned %s", cuzk_status_name(st));
+    CHECK(strstr(err.msg, "can never run") && strstr(err.msg, "3000") && strstr(err.msg, "2000") &&
+              strstr(err.msg, "4096") && strstr(err.msg, "[memory] total_budget"),
+          "beside resident: unclear message '%s'", err.msg);
+    if (st == CUZK_OK) {
+        cuzk_engine_cancel(h.e, id, NULL);
+        cuzk_job_result r;
+        if (cuzk_engine_wait(h.e, id, EVENT_TIMEOUT_MS, &r, &err) == CUZK_OK)
+            cuzk_job_result_free(&r);
+    }
+    CHECK(mock_synth_calls_for(&h.mock, 21) == 0, "beside resident: synthesis ran");
+    /* what fits beside the resident bytes runs */
+    h.mock.total_bytes = 2000;
+    h.mock.abc_bytes = 1000;
+    mock_input fits = mock_input_make(24);
+    id = submit(&h, &fits, 2, CUZK_PRIORITY_NORMAL, true);
+    cuzk_job_result rf;
+    CHECK(cuzk_engine_wait(h.e, id, 20000, &rf, &err) == CUZK_OK && proofs_ok(&rf, 24),
+          "beside resident: a fitting job: %s", err.msg);
+    cuzk_job_result_free(&rf);
+    harness_finish(&h, "beside resident");
+    mock_destroy(&h.mock);
+
+    /* a backend's standing charge: 3000 + 2000 > 4096, not known to the submit */
+    mock_init(&h.mock);
+    h.mock.total_bytes = 3000;
+    h.mock.abc_bytes = 2000;
+    h.mock.standing_bytes = 2000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 4096});
+    in = mock_input_make(22);
+    id = 0;
+    st = cuzk_engine_submit(h.e, &req, &id, &err);
+    CHECK(st == CUZK_OK, "beside standing: submit %s", err.msg);
+    cuzk_job_result r;
+    cuzk_status wst = cuzk_engine_wait(h.e, id, EVENT_TIMEOUT_MS, &r, &err);
+    CHECK(wst == CUZK_OK, "beside standing: the job never settled: %s", err.msg);
+    if (wst != CUZK_OK) { /* unblock the hang so that the run goes on */
+        cuzk_engine_cancel(h.e, id, NULL);
+        wst = cuzk_engine_wait(h.e, id, EVENT_TIMEOUT_MS, &r, &err);
+    }
+    if (wst == CUZK_OK) {
+        CHECK(r.state == CUZK_JOB_FAILED && r.error.code == CUZK_E_NOMEM && strstr(r.error.msg, "3000") &&
+                  strstr(r.error.msg, "2000") && strstr(r.error.msg, "4096") &&
+                  strstr(r.error.msg, "[memory] total_budget"),
+              "beside standing: state %s, error %s '%s'", cuzk_job_state_name(r.state),
+              cuzk_status_name(r.error.code), r.error.msg);
+        cuzk_job_result_free(&r);
+    }
+    CHECK(mock_synth_calls_for(&h.mock, 22) == 0, "beside standing: synthesis ran");
+    /* the engine still proves a job that fits beside the standing charge */
+    h.mock.total_bytes = 2000;
+    h.mock.abc_bytes = 1000;
+    mock_input ok = mock_input_make(23);
+    id = submit(&h, &ok, 3, CUZK_PRIORITY_NORMAL, true);
+    CHECK(cuzk_engine_wait(h.e, id, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 23),
+          "beside standing: a fitting job: %s", err.msg);
+    cuzk_job_result_free(&r);
+    harness_finish(&h, "beside standing");
+    mock_destroy(&h.mock);
+}
+
+/* A job whose partition a synthesis worker took is running, also while that partition
+ * waits for memory budget (before any synthesis started): the cancel reports RUNNING. */
+static bool job_running(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)v;
+    uint64_t id = *(const uint64_t *)ctx;
+    cuzk_engine_status s;
+    if (cuzk_engine_status_get(h->e, &s, NULL) != CUZK_OK)
+        return false;
+    bool running = false;
+    for (size_t i = 0; i < s.num_jobs; i++)
+        if (s.jobs[i].job_id == id)
+            running = s.jobs[i].state == CUZK_JOB_RUNNING;
+    cuzk_engine_status_free(&s);
+    return running;
+}
+
+static void test_cancel_waiting_for_budget(void)
+{
+    harness h;
+    mock_init(&h.mock);
+    h.mock.total_bytes = 3000;
+    h.mock.abc_bytes = 2000;
+    harness_start(&h, (eng_params){.pw = 2, .lookahead = 1, .gw = 1, .devices = 1, .finalizers = 1, .budget = 4096});
+    atomic_store(&h.mock.hold_synth, true);
+    mock_input a = mock_input_make(31), b = mock_input_make(32), c = mock_input_make(33);
+    uint64_t ida = submit(&h, &a, 1, CUZK_PRIORITY_NORMAL, true);
+    cuzk_counter_value v[CUZK_COUNTER_COUNT];
+    CHECK(wait_state(&h, job_running, &ida, v), "cancel waiting: job a never ran");
+    uint64_t idb = submit(&h, &b, 1, CUZK_PRIORITY_NORMAL, true);
+    CHECK(wait_state(&h, job_running, &idb, v), "cancel waiting: job b's partition never taken");
+    /* the single-permit-free worker is in b's budget wait; c stays queued */
+    uint64_t idc = submit(&h, &c, 1, CUZK_PRIORITY_NORMAL, true);
+    CHECK(mock_synth_calls_for(&h.mock, 32) == 0, "cancel waiting: b synthesized beside a");
+    cuzk_job_state was = CUZK_JOB_DONE;
+    cuzk_error err = {0};
+    CHECK(cuzk_engine_cancel_why(h.e, idb, "cancelled by request", &was, &err) == CUZK_OK && was == CUZK_JOB_RUNNING,
+          "cancel waiting: b was %s (%s)", cuzk_job_state_name(was), err.msg);
+    CHECK(cuzk_engine_cancel_why(h.e, idc, "cancelled by request", &was, &err) == CUZK_OK && was == CUZK_JOB_QUEUED,
+          "cancel queued: c was %s (%s)", cuzk_job_state_name(was), err.msg);
+    CHECK(cuzk_engine_cancel_why(h.e, idb, "again", &was, &err) == CUZK_E_INVALID_ARG && was == CUZK_JOB_CANCELLED,
+          "cancel again: b was %s", cuzk_job_state_name(was));
+    atomic_store(&h.mock.hold_synth, false);
+    cuzk_job_result r;
+    CHECK(cuzk_engine_wait(h.e, ida, 20000, &r, &err) == CUZK_OK && proofs_ok(&r, 31), "cancel waiting: a: %s",
+          err.msg);
+    cuzk_job_result_free(&r);
+    for (int i = 0; i < 2; i++) {
+        CHECK(cuzk_engine_wait(h.e, i ? idc : idb, 20000, &r, &err) == CUZK_OK && r.state == CUZK_JOB_CANCELLED,
+              "cancel waiting: wait %s", err.msg);
+        cuzk_job_result_free(&r);
+    }
+    harness_finish(&h, "cancel waiting");
     mock_destroy(&h.mock);
 }
 
@@ -1042,7 +1178,9 @@ int main(void)
     test_memory_bound();
     test_early_abc_release();
     test_never_fits();
+    test_never_fits_beside_held();
     test_cancel_queued();
+    test_cancel_waiting_for_budget();
     test_cancel_running();
     test_failures();
     test_priority();

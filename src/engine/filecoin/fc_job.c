@@ -133,6 +133,7 @@ static cuzk_status estimate(void *ctx, const void *input, cuzk_partition_estimat
     uint64_t witness = nv * 5 / 8 + big * sizeof(fr_t) + nv / 4;
     uint64_t prover = nv * 3 / 8 + big * 32 + nv * 4 + big * 36;
     out->total_bytes = out->abc_bytes + witness + prover;
+    out->resident_bytes = fc_srs_charged(j->entry); /* held (in use) until the job is freed */
     return CUZK_OK;
 }
 

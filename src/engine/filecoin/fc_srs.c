@@ -425,6 +425,8 @@ const groth16_params_t *fc_srs_params(const fc_srs_entry *e) { return &e->mp.pk;
 const groth16_pvk_t *fc_srs_pvk(const fc_srs_entry *e) { return &e->pvk; }
 fc_circuit_id fc_srs_circuit(const fc_srs_entry *e) { return e->id; }
 
+uint64_t fc_srs_charged(const fc_srs_entry *e) { return e->charged; }
+
 cuzk_status fc_srs_preload(fc_srs *m, const fc_circuit_id *c, bool *already_loaded, uint64_t *load_ms,
                            cuzk_error *err)
 {

@@ -91,6 +91,9 @@ void fc_srs_release(fc_srs *m, fc_srs_entry *e);
 const groth16_params_t *fc_srs_params(const fc_srs_entry *e);
 const groth16_pvk_t *fc_srs_pvk(const fc_srs_entry *e);
 fc_circuit_id fc_srs_circuit(const fc_srs_entry *e);
+/* Budget bytes the acquired entry holds (its mapped point cache; 0 without a budget).
+ * They cannot give way while the entry is acquired. */
+uint64_t fc_srs_charged(const fc_srs_entry *e);
 
 /* Load without keeping a reference; *already_loaded / *load_ms as the reference's
  * PreloadSRS. Idle entries are reclaimed for room as by acquire, but a preload never waits
