@@ -552,6 +552,12 @@ static bool job_running(harness *h, const cuzk_counter_value *v, void *ctx)
     return running;
 }
 
+static bool synthesizing_one(harness *h, const cuzk_counter_value *v, void *ctx)
+{
+    (void)h, (void)ctx;
+    return v[CUZK_CTR_SYNTHESIZING].current == 1;
+}
+
 static void test_cancel_waiting_for_budget(void)
 {
     harness h;
@@ -563,18 +569,19 @@ static void test_cancel_waiting_for_budget(void)
     mock_input a = mock_input_make(31), b = mock_input_make(32), c = mock_input_make(33);
     uint64_t ida = submit(&h, &a, 1, CUZK_PRIORITY_NORMAL, true);
     cuzk_counter_value v[CUZK_COUNTER_COUNT];
-    CHECK(wait_state(&h, job_running, &ida, v), "cancel waiting: job a never ran");
+    CHECK(wait_state(&h, synthesizing_one, NULL, v), "cancel waiting: job a never synthesized");
     uint64_t idb = submit(&h, &b, 1, CUZK_PRIORITY_NORMAL, true);
     CHECK(wait_state(&h, job_running, &idb, v), "cancel waiting: job b's partition never taken");
-    /* the single-permit-free worker is in b's budget wait; c stays queued */
+    /* both workers are taken (a's synthesis, b's budget wait): c stays queued */
     uint64_t idc = submit(&h, &c, 1, CUZK_PRIORITY_NORMAL, true);
     CHECK(mock_synth_calls_for(&h.mock, 32) == 0, "cancel waiting: b synthesized beside a");
     cuzk_job_state was = CUZK_JOB_DONE;
     cuzk_error err = {0};
-    CHECK(cuzk_engine_cancel_why(h.e, idb, "cancelled by request", &was, &err) == CUZK_OK && was == CUZK_JOB_RUNNING,
-          "cancel waiting: b was %s (%s)", cuzk_job_state_name(was), err.msg);
+    /* c first: once b's partition leaves the budget wait, the freed worker takes c's */
     CHECK(cuzk_engine_cancel_why(h.e, idc, "cancelled by request", &was, &err) == CUZK_OK && was == CUZK_JOB_QUEUED,
           "cancel queued: c was %s (%s)", cuzk_job_state_name(was), err.msg);
+    CHECK(cuzk_engine_cancel_why(h.e, idb, "cancelled by request", &was, &err) == CUZK_OK && was == CUZK_JOB_RUNNING,
+          "cancel waiting: b was %s (%s)", cuzk_job_state_name(was), err.msg);
     CHECK(cuzk_engine_cancel_why(h.e, idb, "again", &was, &err) == CUZK_E_INVALID_ARG && was == CUZK_JOB_CANCELLED,
           "cancel again: b was %s", cuzk_job_state_name(was));
     atomic_store(&h.mock.hold_synth, false);
