@@ -251,7 +251,16 @@ check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "whole memory budget" in ms
 code, msg = Client(d4.target).code("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-2k"))
 check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "whole memory budget" in msg, "PreloadSRS over the budget: %s %r"
       % (code, msg))
-check(d3.stop() == 0 and d4.stop() == 0, "budget daemons stop cleanly")
+# parameters that fit, but not with one partition beside them (they cannot give way while
+# the job holds them): refused at once, naming the sizes and the key, not left waiting
+d5 = Daemon("fc-tight", "unix://%s/fc5.sock" % lib.TMP,
+            nopce + '[memory]\ntotal_budget = "%d"\n' % (sizes["porep-2k"] + (64 << 10)), max_message="64MiB")
+t_tight = time.time()
+code, msg = Client(d5.target).code("Prove", pb.ProveRequest(submit=jobs[0]), timeout=60)
+check(code == grpc.StatusCode.RESOURCE_EXHAUSTED and "can never run" in msg and str(sizes["porep-2k"]) in msg and
+      "[memory] total_budget" in msg and time.time() - t_tight < 50,
+      "parameters + one partition over the budget: %s %r" % (code, msg))
+check(d3.stop() == 0 and d4.stop() == 0 and d5.stop() == 0, "budget daemons stop cleanly")
 
 # a daemon whose parameter directory lacks the files
 empty = os.path.join(lib.TMP, "no-params")
