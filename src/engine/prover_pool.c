@@ -48,6 +48,9 @@ static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
     const cuzk_prover_backend *be = e->cfg.backend;
     cuzk_error err = {0};
 
+    /* published before the counter: whoever sees PROVING count this partition also sees
+     * the worker busy with it */
+    set_current(a, t);
     cuzk_engine_count(e, CUZK_CTR_PROVING, 1);
     cuzk_engine_count(e, CUZK_CTR_PROVING_BYTES, (int64_t)t->reserved);
     cuzk_engine_emit(e, CUZK_EV_PROVE_START, job->id, t->partition, device, 0, false);
@@ -55,7 +58,6 @@ static void prove_one(cuzk_prover_arg *a, cuzk_task *t)
     abc_release rel_ctx = {.t = t};
     atomic_init(&rel_ctx.done, false);
     const cuzk_release_cb rel = {release_abc_once, &rel_ctx};
-    set_current(a, t);
     int64_t t0 = cuzk_now_ns();
     /* the job's flag, bound for the backend's MSMs: a cancel ends prove_start between chunks
      * (CUZK_E_CANCELLED) instead of after the whole partition */
