@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -332,6 +333,41 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* An entry's file name: NAME_HEX lowercase hex digits (as entry_path writes them), then
+ * ".req" or ".res". */
+static bool entry_name(const char *nm)
+{
+    if (strlen(nm) != NAME_HEX + 4 || (strcmp(nm + NAME_HEX, ".req") && strcmp(nm + NAME_HEX, ".res")))
+        return false;
+    for (size_t i = 0; i < NAME_HEX; i++)
+        if (!((nm[i] >= '0' && nm[i] <= '9') || (nm[i] >= 'a' && nm[i] <= 'f')))
+            return false;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t l = strlen(s), k = strlen(suffix);
+    return l >= k && !strcmp(s + l - k, suffix);
+}
+
+/* Rename "<dir>/<name>" to "<name>.corrupt" and report why; true when it was moved. */
+static bool set_aside(const cuzk_journal *j, const char *name, const char *what, const char *why,
+                      void (*report)(void *ctx, const char *msg), void *ctx)
+{
+    char *path = NULL, *aside = NULL;
+    bool moved = asprintf(&path, "%s/%s", j->dir, name) >= 0 && asprintf(&aside, "%s.corrupt", path) >= 0 &&
+                 rename(path, aside) == 0;
+    char msg[1200];
+    snprintf(msg, sizeof msg, "%s %s/%s: %s; %s", what, j->dir, name, why,
+             moved ? "set aside as <name>.corrupt" : "could not be set aside");
+    if (report)
+        report(ctx, msg);
+    free(path);
+    free(aside);
+    return moved;
+}
+
 cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const char *msg), void *ctx,
                                 cuzk_journal_entry **out, size_t *n, cuzk_error *err)
 {
@@ -340,39 +376,56 @@ cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const
     DIR *d = opendir(j->dir);
     if (!d)
         return cuzk_fail(err, CUZK_E_IO, "journal_dir %s: %s", j->dir, strerror(errno));
-    char **names = NULL;
-    size_t nn = 0, cap = 0;
+    /* names: the entries; strays: the other regular files, set aside once the directory
+     * is read (a file the daemon did not write there must not sit unnoticed beside them) */
+    char **names = NULL, **strays = NULL;
+    size_t nn = 0, cap = 0, ns = 0, scap = 0;
     cuzk_status st = CUZK_OK;
     for (struct dirent *de; (de = readdir(d));) {
         const char *nm = de->d_name;
-        size_t l = strlen(nm);
-        bool entry = l == NAME_HEX + 4 && (!strcmp(nm + NAME_HEX, ".req") || !strcmp(nm + NAME_HEX, ".res"));
+        bool entry = entry_name(nm);
         if (!entry) {
+            struct stat sb;
             if (strstr(nm, ".tmp.")) { /* an interrupted write: never renamed, never an entry */
                 char *p;
                 if (asprintf(&p, "%s/%s", j->dir, nm) >= 0) {
                     unlink(p);
                     free(p);
                 }
+                continue;
             }
-            continue;
+            /* set aside earlier, or not a regular file (".", "..", a directory) */
+            if (ends_with(nm, ".corrupt") || fstatat(dirfd(d), nm, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISREG(sb.st_mode))
+                continue;
         }
-        if (nn == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **nw = realloc(names, cap * sizeof *nw);
+        char ***list = entry ? &names : &strays;
+        size_t *len = entry ? &nn : &ns, *lcap = entry ? &cap : &scap;
+        if (*len == *lcap) {
+            *lcap = *lcap ? 2 * *lcap : 64;
+            char **nw = realloc(*list, *lcap * sizeof *nw);
             if (!nw) {
                 st = cuzk_fail(err, CUZK_E_NOMEM, "journal: out of memory");
                 break;
             }
-            names = nw;
+            *list = nw;
         }
-        if (!(names[nn] = strdup(nm))) {
+        if (!((*list)[*len] = strdup(nm))) {
             st = cuzk_fail(err, CUZK_E_NOMEM, "journal: out of memory");
             break;
         }
-        nn++;
+        (*len)++;
     }
     closedir(d);
+    uint64_t set_aside_n = 0;
+    for (size_t i = 0; i < ns; i++) {
+        if (!st) {
+            set_aside(j, strays[i], "stray file", "not a journal entry (its name is not <64 hex digits>.req or .res)",
+                      report, ctx);
+            set_aside_n++;
+        }
+        free(strays[i]);
+    }
+    free(strays);
     /* sorted: "<hash>.req" comes right before "<hash>.res" */
     if (nn)
         qsort(names, nn, sizeof *names, by_name);
@@ -380,7 +433,7 @@ cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const
     if (!st && !es)
         st = cuzk_fail(err, CUZK_E_NOMEM, "journal: out of memory");
     size_t m = 0;
-    uint64_t bytes = 0, set_aside = 0;
+    uint64_t bytes = 0;
     for (size_t i = 0; i < nn && !st; i++) {
         char *path;
         if (asprintf(&path, "%s/%s", j->dir, names[i]) < 0) {
@@ -397,17 +450,8 @@ cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const
             bytes += file_size(path);
             m++;
         } else {
-            char *aside = NULL;
-            if (asprintf(&aside, "%s.corrupt", path) < 0)
-                aside = NULL;
-            bool moved = aside && rename(path, aside) == 0;
-            free(aside);
-            char msg[1200];
-            snprintf(msg, sizeof msg, "journal entry %s: %s; %s", path, why,
-                     moved ? "set aside as <name>.corrupt" : "could not be set aside");
-            set_aside++;
-            if (report)
-                report(ctx, msg);
+            set_aside(j, names[i], "journal entry", why, report, ctx);
+            set_aside_n++;
         }
         free(path);
     }
@@ -421,7 +465,7 @@ cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const
     pthread_mutex_lock(&j->mu);
     j->entries = m;
     j->bytes = bytes;
-    j->set_aside += set_aside;
+    j->set_aside += set_aside_n;
     pthread_mutex_unlock(&j->mu);
     *out = es;
     *n = m;

@@ -16,8 +16,10 @@
  * proof | error text (the rest).
  * A file that is short, has another magic, a wrong checksum, or a name that is not its id's
  * hash is reported and renamed "<name>.corrupt" (set aside: kept for inspection, never read
- * again, not counted in the size); leftover temporary files of an interrupted write are
- * removed.
+ * again, not counted in the size); so is a stray regular file whose name is not an entry's
+ * (not 64 lowercase hex digits and .req / .res: a file the daemon did not write). Leftover
+ * temporary files of an interrupted write are removed; files already set aside
+ * ("*.corrupt") and anything not a regular file are left alone.
  *
  * Bounded: the entries' total size is kept at most max_bytes; a request that would pass it
  * is refused (the caller answers RESOURCE_EXHAUSTED), results are always written.
@@ -63,7 +65,8 @@ cuzk_status cuzk_journal_open(const char *dir, uint64_t max_bytes, cuzk_journal 
 void cuzk_journal_close(cuzk_journal *j);
 
 /* Read every entry (a result wins over the request of the same id, whose file is removed);
- * corrupt files are set aside and each reported through `report(ctx, message)`. *out is an
+ * corrupt entries and stray files are set aside and each reported through `report(ctx,
+ * message)` ("journal entry PATH: WHY; set aside ..." / "stray file PATH: ..."). *out is an
  * array of *n entries; free with cuzk_journal_entries_free. Errors: CUZK_E_IO (the folder
  * cannot be listed), CUZK_E_NOMEM. */
 cuzk_status cuzk_journal_replay(cuzk_journal *j, void (*report)(void *ctx, const char *msg), void *ctx,

@@ -99,6 +99,12 @@ with open(flipped, "r+b") as f:
     f.write(bytes([b[0] ^ 0x10]))
 with open(cut, "r+b") as f:
     f.truncate(20)
+stray = os.path.join(JDIR, "notes.txt")              # not a journal name at all
+nonhex = os.path.join(JDIR, "z" * 64 + ".res")       # an entry's length and suffix, not hex
+for p in (stray, nonhex):
+    with open(p, "wb") as f:
+        f.write(b"not a journal entry\n")
+os.mkdir(os.path.join(JDIR, "subdir"))                # not a regular file: left alone
 d = Daemon("j3", "127.0.0.1:0", EXTRA)
 c = Client(d.target)
 log = d.logtext()
@@ -110,7 +116,11 @@ check("0 unfinished job(s) running again, 4 result(s) kept" in log, "the other r
 found = sum(c.code("AwaitProof", pb.AwaitProofRequest(job_id=rid))[0] == grpc.StatusCode.OK
             for rid in list(JOBS) + ["done-1"])
 check(found == 4, "4 of the 6 results answer after two entries were damaged: %d" % found)
-check(journal_status(d).get("set_aside") == 2, "/status counts the set-aside entries")
+check(all(("stray file %s: not a journal entry" % p) in log for p in (stray, nonhex)),
+      "stray files reported: %r" % log[-900:])
+check(all(os.path.exists(p + ".corrupt") and not os.path.exists(p) for p in (stray, nonhex)) and
+      os.path.isdir(os.path.join(JDIR, "subdir")), "stray files set aside, the directory left: %s" % sorted(os.listdir(JDIR)))
+check(journal_status(d).get("set_aside") == 4, "/status counts the set-aside entries and stray files")
 check(d.stop() == 0, "stops")
 
 # ---------------------------------------------------------------- SIGTERM drain: cancelled jobs run again
