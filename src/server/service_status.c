@@ -392,11 +392,25 @@ char *cuzk_service_metrics_text(cuzk_service *s)
     fprintf(f, "# HELP cuzk_jobs Unfinished jobs by stage of their least advanced partition.\n# TYPE cuzk_jobs gauge\n");
     fprintf(f, "cuzk_jobs{stage=\"queued\"} %u\ncuzk_jobs{stage=\"synthesizing\"} %u\n", sn.queued, sn.synthesizing);
     fprintf(f, "cuzk_jobs{stage=\"proving\"} %u\ncuzk_jobs{stage=\"finishing\"} %u\n", sn.proving, sn.finishing);
-    fprintf(f, "# HELP cuzk_pipeline_partitions Partitions (or reserved bytes) in each pipeline stage.\n"
+    /* the flight counters by unit (engine/counters.h): partitions a stage, the budget bytes
+     * they reserve, and the a/b/c pool's bytes each under a name of its own (the budget in
+     * use is cuzk_memory_used_bytes below) */
+    fprintf(f, "# HELP cuzk_pipeline_partitions Partitions in each pipeline stage.\n"
                "# TYPE cuzk_pipeline_partitions gauge\n");
-    for (int i = 0; i < CUZK_COUNTER_COUNT; i++)
+    for (int i = CUZK_CTR_PERMITS_HELD; i <= CUZK_CTR_PENDING_FINISH; i++)
         fprintf(f, "cuzk_pipeline_partitions{counter=\"%s\"} %lld\n", cuzk_counter_name((cuzk_counter_id)i),
                 (long long)sn.es.counters[i].current);
+    fprintf(f, "# HELP cuzk_pipeline_reserved_bytes Memory budget reserved by the partitions in each pipeline stage.\n"
+               "# TYPE cuzk_pipeline_reserved_bytes gauge\n");
+    for (int i = CUZK_CTR_SYNTHESIZING_BYTES; i <= CUZK_CTR_PENDING_FINISH_BYTES; i++)
+        fprintf(f, "cuzk_pipeline_reserved_bytes{counter=\"%s\"} %lld\n", cuzk_counter_name((cuzk_counter_id)i),
+                (long long)sn.es.counters[i].current);
+    gauge(f, "cuzk_abc_pool_mapped_bytes", "a/b/c buffer pool: bytes mapped (in use + free).",
+          (double)sn.es.counters[CUZK_CTR_POOL_TOTAL_BYTES].current);
+    gauge(f, "cuzk_abc_pool_in_use_bytes", "a/b/c buffer pool: bytes held by partitions.",
+          (double)sn.es.counters[CUZK_CTR_POOL_IN_USE_BYTES].current);
+    gauge(f, "cuzk_abc_pool_free_bytes", "a/b/c buffer pool: free bytes, charged to the memory budget.",
+          (double)sn.es.counters[CUZK_CTR_POOL_FREE_BYTES].current);
     gauge(f, "cuzk_memory_budget_bytes", "Memory budget limit.", (double)sn.es.memory_budget_bytes);
     gauge(f, "cuzk_memory_used_bytes", "Memory budget in use.", (double)sn.es.memory_used_bytes);
     fprintf(f, "# HELP cuzk_srs_bytes Parameters resident per circuit.\n# TYPE cuzk_srs_bytes gauge\n");

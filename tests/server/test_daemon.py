@@ -318,6 +318,18 @@ check(code == 200 and js["counters"]["total_cancelled"] == 2 and "buffers" in js
       "/status JSON")
 code, body = d.http("/metrics")
 check(code == 200 and "cuzk_proof_prove_seconds_bucket" in body, "/metrics")
+# the flight counters by unit: cuzk_pipeline_partitions holds only the six partition stages,
+# the reserved bytes and the a/b/c pool's bytes have names of their own (values as /status)
+stages = re.findall(r'^cuzk_pipeline_partitions\{counter="([a-z_]+)"\} ', body, re.M)
+check(stages == ["permits_held", "synthesizing", "awaiting_send", "queued", "proving", "pending_finish"],
+      "cuzk_pipeline_partitions: partitions only: %s" % stages)
+check(len(re.findall(r'^cuzk_pipeline_reserved_bytes\{counter="[a-z_]+_bytes"\} ', body, re.M)) == 5,
+      "cuzk_pipeline_reserved_bytes: the five stages' bytes")
+pool = {k: re.search(r"^cuzk_abc_pool_%s_bytes (\d+)$" % k, body, re.M) for k in ("mapped", "in_use", "free")}
+js = json.loads(d.http("/status")[1])["buffers"]
+check(all(pool.values()) and [int(pool[k].group(1)) for k in ("mapped", "in_use", "free")] ==
+      [js[k]["current"] for k in ("pool_total_bytes", "pool_in_use_bytes", "pool_free_bytes")],
+      "the pool's bytes as gauges of their own, as /status has them: %s" % {k: v and v.group(0) for k, v in pool.items()})
 check(d.http("/healthz") == (200, "ok\n"), "/healthz")
 check(d.http("/nope")[0] == 404, "404")
 check(d.stop() == 0, "SIGTERM exit 0")
