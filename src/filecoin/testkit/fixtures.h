@@ -2,7 +2,9 @@
  * trees (sparse.h) in which only the leaves a proof touches are set, so that a C1 output, a
  * PoSt vanilla proof or SnapDeals partition proofs of a 32 / 64 GiB sector are made in
  * seconds with little memory and satisfy every relation the circuits and the reference
- * vanilla verifiers check (selfcheck.h). They work for every sector size; outputs made from
+ * vanilla verifiers check (the checks cuzk-bench gen-vanilla runs on every output:
+ * fc_c1_validate in circuits/porep.h, fc_post_partition_assemble in circuits/post.h,
+ * fc_snap_partition_check in snap_gen.h). They work for every sector size; outputs made from
  * them must be labelled as synthetic fixtures (they are not sectors anyone sealed).
  *
  *   PoRep          CC data (tree D = zero ladder, comm_d = Z_log2N); replica_id from the
