@@ -75,13 +75,29 @@ int backend_config_flag(backend_config *cfg, uint32_t *device_slot, const char *
     return 1;
 }
 
-/* r, s of the test hook: cfg's, else CUZK_TEST_FIXED_RS's seed. */
+/* The test hook environment variable `name` when cfg opted in (env_test_hooks), else NULL,
+ * with a warning when it is set but ignored. */
+static const char *hook_env(const backend_config *cfg, const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return NULL;
+    if (cfg->env_test_hooks)
+        return v;
+    cuzk_log(CUZK_LOG_WARN,
+             "prover backend: %s is set but ignored: test hooks are off (the daemon's [gpus] test_hooks = true, "
+             "cuzk prove --test-hooks)",
+             name);
+    return NULL;
+}
+
+/* r, s of the test hook: cfg's, else CUZK_TEST_FIXED_RS's seed (when cfg opted in). */
 static cuzk_status fixed_rs_of(const backend_config *cfg, backend_config *eff, fr_t rs[2], cuzk_error *err)
 {
     if (cfg->test_r && cfg->test_s)
         return CUZK_OK;
-    const char *env = getenv("CUZK_TEST_FIXED_RS");
-    if (!env || !*env)
+    const char *env = hook_env(cfg, "CUZK_TEST_FIXED_RS");
+    if (!env)
         return CUZK_OK;
     char *end;
     unsigned long long k = strtoull(env, &end, 10);
@@ -164,6 +180,8 @@ cuzk_status backend_open(const backend_config *cfg, backend **out, cuzk_error *e
     backend_config eff = *cfg;
     fr_t rs[2];
     cuzk_status st = fixed_rs_of(cfg, &eff, rs, err);
+    if (!eff.fail)
+        eff.fail = hook_env(cfg, "CUZK_GPU_FAIL");
     if (st)
         return st;
     cfg = &eff;

@@ -55,16 +55,22 @@ typedef struct {
     /* Test hooks. fail: an injected device failure "STAGE[:DEVICE[:COUNT]]" (STAGE one of
      * open, bases, upload, h, msm; DEVICE the position in the backend's device list, "*" or
      * absent for any; COUNT how many times, absent for always); NULL reads the environment
-     * variable CUZK_GPU_FAIL. test_r / test_s: every proof (CPU or GPU backend) with this
-     * r, s instead of fresh randomness from getrandom, for byte-identity tests; NULL reads
-     * the environment variable CUZK_TEST_FIXED_RS (a decimal seed k: r = 2k + 1, s = 2k + 2).
-     * TEST ONLY: proofs with a known r, s are not zero-knowledge; backend_open logs a warning. */
+     * variable CUZK_GPU_FAIL when env_test_hooks. test_r / test_s: every proof (CPU or GPU
+     * backend) with this r, s instead of fresh randomness from getrandom, for byte-identity
+     * tests; NULL reads the environment variable CUZK_TEST_FIXED_RS (a decimal seed k:
+     * r = 2k + 1, s = 2k + 2) when env_test_hooks.
+     * TEST ONLY: proofs with a known r, s are not zero-knowledge; backend_open logs a warning.
+     * env_test_hooks: honour those two environment variables; set only by an explicit opt-in
+     * (the daemon's [gpus] test_hooks, cuzk prove --test-hooks), so that a production
+     * process that inherits them by accident ignores them (backend_open then logs a warning
+     * naming each variable it ignored). */
     const char *fail;
     const fr_t *test_r, *test_s;
+    bool env_test_hooks;
 } backend_config;
 
 /* Defaults: auto, every device, no fallback, 1 CPU thread, 1 worker a device, fraction 0.5,
- * no limit, 32 MiB staging, no test hooks. */
+ * no limit, 32 MiB staging, no test hooks (and the hooks' environment variables ignored). */
 void backend_config_default(backend_config *cfg);
 
 /* The command-line flags of the proving commands: "--backend auto|cpu|cuda|opencl" and

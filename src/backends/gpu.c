@@ -403,7 +403,7 @@ cuzk_status gpu_backend_open(gpu_runtime rt, const unsigned *indices, size_t n, 
         free(g);
         return cuzk_fail(err, CUZK_E_NOMEM, "gpu backend: out of memory");
     }
-    cuzk_status st = gpu_fail_parse(cfg->fail ? cfg->fail : getenv("CUZK_GPU_FAIL"), &g->fail, err);
+    cuzk_status st = gpu_fail_parse(cfg->fail, &g->fail, err); /* backend_open: the environment's when opted in */
     if (st) {
         gpu_backend_close(g);
         return st;

@@ -194,6 +194,7 @@ static const key_spec KEYS[] = {
     {"gpus", "device_memory_percent", K_U32, OFF(gpu_memory_percent), 1, 100, NULL},
     {"gpus", "device_memory_limit", K_SIZE, OFF(gpu_memory_limit), 0, 0, NULL},
     {"gpus", "staging_buffer", K_SIZE, OFF(gpu_staging_bytes), 65536, 0, NULL},
+    {"gpus", "test_hooks", K_BOOL, OFF(gpu_test_hooks), 0, 0, NULL},
     {"gpus", "gpu_threads", K_U32, OFF(gpu_threads), 0, CUZK_CONFIG_MAX_THREADS, NULL},
     {"gpus", "gpu_workers_per_device", K_U32, OFF(gpu_workers_per_device), 1, CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, NULL},
     {"scheduler", "max_batch_size", K_NO_EFFECT, 0, 0, 0, "has no effect: partitions of all jobs interleave in one pipeline"},

@@ -95,6 +95,8 @@ typedef struct {
                                      percent of its memory, 1..100 (default 50) */
     uint64_t gpu_memory_limit;    /* device_memory_limit: ... or this size when smaller (0 = none) */
     uint64_t gpu_staging_bytes;   /* staging_buffer: pinned host staging per worker (default 32 MiB) */
+    bool gpu_test_hooks;          /* test_hooks: honour CUZK_TEST_FIXED_RS / CUZK_GPU_FAIL (TESTS
+                                     ONLY; default false: ignored with a warning) */
     /* [synthesis] */
     uint32_t synthesis_threads;   /* threads for circuit setup of synthetic circuits; 0 = all */
     uint32_t partition_workers;   /* engine synthesis permits, default 2, >= 1 */

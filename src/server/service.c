@@ -361,6 +361,7 @@ static cuzk_status open_backend(const cuzk_server_config *cfg, backend **out, cu
     bc.device_memory_fraction = cfg->gpu_memory_percent / 100.0;
     bc.device_memory_limit = cfg->gpu_memory_limit;
     bc.staging_bytes = (size_t)cfg->gpu_staging_bytes;
+    bc.env_test_hooks = cfg->gpu_test_hooks;
     return backend_open(&bc, out, err);
 }
 

@@ -33,7 +33,7 @@ if not has_device:
     print("SKIP: no OpenCL device (cuzk gpu-info: %s)" % info.stdout.strip()[:200])
     sys.exit(77)
 
-GPUS = '[gpus]\nbackend = "opencl"\ngpu_workers_per_device = 2\ngpu_threads = 2\n'
+GPUS = '[gpus]\nbackend = "opencl"\ngpu_workers_per_device = 2\ngpu_threads = 2\ntest_hooks = true\n'
 STAGING = 2 * (32 << 20)  # the two workers' pinned staging (default staging_buffer), charged to the budget
 SRS = '[srs]\nparam_cache = "%s"\ncache_dir = "%s"\n' % (args.params, os.path.join(lib.TMP, "cache"))
 
@@ -159,5 +159,17 @@ st = c.call("GetStatus", pb.GetStatusRequest())
 check(st.devices[0].cpu_fallbacks == 1, "fallback counted: %s" % st.devices[0])
 check("fallback_to_cpu" in d.logtext(), "the fallback is logged")
 d.stop()
+
+# ---- without [gpus] test_hooks the hooks' variables are ignored (a warning names each)
+os.environ["CUZK_GPU_FAIL"] = "msm:0:1"
+os.environ["CUZK_TEST_FIXED_RS"] = "11"
+d = Daemon("gpu-nohooks", "unix://%s/nohooks.sock" % lib.TMP, GPUS.replace("test_hooks = true", "test_hooks = false") + SRS)
+c = Client(d.target)
+r = prove(c, synth(4))
+log = d.logtext()
+check(done(r) and "CUZK_GPU_FAIL is set but ignored" in log and "CUZK_TEST_FIXED_RS is set but ignored" in log and
+      "TEST ONLY" not in log, "hooks off: the injected failure ignored, warned: %s %r" % (r.status, log[-600:]))
+d.stop()
 del os.environ["CUZK_GPU_FAIL"]
+del os.environ["CUZK_TEST_FIXED_RS"]
 lib.summary()

@@ -18,16 +18,19 @@
 
 static const char USAGE[] =
     "usage: cuzk prove [--threads N] [-v] [--r1cs circuit.r1cs] [--backend auto|cpu|cuda|opencl] [--device N]\n"
-    "                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+    "                  [--test-hooks] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "  --r1cs FILE  the circuit: check the key against it and the witness against every\n"
     "               constraint before proving (the first failing constraint is named).\n"
     "               Without it, a witness is checked only through the proof's self-check:\n"
     "               a .zkey stores no C coefficients.\n"
     "  --backend    the prover backend (default auto: CUDA devices, else OpenCL GPUs, else the CPU;\n"
-    "               opencl also takes OpenCL CPU devices such as POCL); --device N: that device.\n";
+    "               opencl also takes OpenCL CPU devices such as POCL); --device N: that device.\n"
+    "  --test-hooks TESTS ONLY: honour CUZK_TEST_FIXED_RS (a fixed r, s: not zero-knowledge) and\n"
+    "               CUZK_GPU_FAIL (injected device failures); without it they are ignored.\n";
 
-/* Take "--r1cs FILE", "--backend KIND" and "--device N" out of argv (cli_parse knows only the
- * common options). Returns false, with a message on stderr, on a missing or bad value. */
+/* Take "--r1cs FILE", "--backend KIND", "--device N" and "--test-hooks" out of argv (cli_parse
+ * knows only the common options). Returns false, with a message on stderr, on a missing or bad
+ * value. */
 static bool take_own(int *argc, char **argv, const char **r1cs, backend_config *bc, uint32_t *device)
 {
     int out = 1;
@@ -41,6 +44,10 @@ static bool take_own(int *argc, char **argv, const char **r1cs, backend_config *
         }
         if (taken) {
             i++;
+            continue;
+        }
+        if (!strcmp(argv[i], "--test-hooks")) {
+            bc->env_test_hooks = true;
             continue;
         }
         if (strcmp(argv[i], "--r1cs")) {
