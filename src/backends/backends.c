@@ -7,7 +7,7 @@
 
 #include "backends/cpu.h"
 #include "backends/gpu_internal.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/log.h"
 
 struct backend {

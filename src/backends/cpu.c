@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 
 static cuzk_status caps(void *ctx, cuzk_backend_caps *out, cuzk_error *err)
 {

@@ -3,14 +3,14 @@
  * B_G2 MSM).
  *
  * `params` passed by the engine must be a `const groth16_params_t *`; assignments must be
- * builtin_assignment (engine/builtin/builtin.h). r and s come from getrandom. One device.
+ * builtin_assignment (kinds/builtin/builtin.h). r and s come from getrandom. One device.
  * Thread-safety: prove_start / prove_finish may run concurrently on any threads.
  */
 #ifndef CUZK_BACKENDS_CPU_H
 #define CUZK_BACKENDS_CPU_H
 
 #include "engine/backend.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "groth16/groth16.h"
 
 /* Fill *out with the CPU backend; prove_start / prove_finish use `threads` threads each

@@ -21,13 +21,13 @@
  * Counters (counters.h): POOL_TOTAL_BYTES, POOL_IN_USE_BYTES, POOL_FREE_BYTES.
  *
  * Pinning (a GPU backend's staging): hooks registered with cuzk_abc_pool_set_hooks see
- * every buffer once after it is mapped (e.g. to cudaHostRegister it) and once before it is
+ * every buffer once after it is mapped (e.g. to register it as pinned host memory) and once before it is
  * unmapped, so a backend pins each pool buffer once for its lifetime instead of per
  * partition.
  *
  * The engine owns one pool (cuzk_engine_abc_pool) when [memory] abc_pool is on; kinds take
- * their a/b/c from it (builtin_assignment; the Filecoin kinds through cuzk_abc_pool_region
- * into their constraint system, fc_job_use_abc_pool) and give them back in
+ * their a/b/c from it (directly, or through cuzk_abc_pool_region into their constraint
+ * system; src/kinds/) and give them back in
  * kind.release_abc.
  *
  * Thread-safety: every function except create/destroy/set_hooks may be called from any

@@ -153,7 +153,7 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg);
 typedef struct cuzk_engine cuzk_engine;
 
 /* The engine's a/b/c pool (NULL when config abc_pool is off): kinds take their partition
- * buffers from it (builtin_assignment) and a backend may set its pinning hooks on it. Valid
+ * buffers from it (src/kinds/) and a backend may set its pinning hooks on it. Valid
  * until cuzk_engine_destroy. */
 cuzk_abc_pool *cuzk_engine_abc_pool(cuzk_engine *e);
 
@@ -242,7 +242,7 @@ cuzk_status cuzk_engine_wait_idle(cuzk_engine *e, int64_t timeout_ms, cuzk_error
 void cuzk_engine_counters(const cuzk_engine *e, cuzk_counter_value out[CUZK_COUNTER_COUNT]);
 
 /* The engine's memory budget, for caches outside the engine that charge what they keep
- * resident to the same total (Filecoin PCEs and parameters): they reserve with
+ * resident to the same total (e.g. a kind's pre-compiled circuits and proving parameters): they reserve with
  * cuzk_budget_try_acquire (never waiting) or cuzk_budget_acquire and release what they
  * free. Valid until cuzk_engine_destroy; thread-safe as budget.h. */
 cuzk_budget *cuzk_engine_budget(cuzk_engine *e);

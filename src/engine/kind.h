@@ -22,7 +22,7 @@
  * freed when release_abc runs (the a/b/c vectors), total_bytes - abc_bytes stays until
  * prove_finish returns (witness, density, prover scratch). 0 < total, abc <= total.
  * resident_bytes (per job, not per partition) are budget bytes the job's input itself holds
- * while the job runs and that cannot give way (a Filecoin job's parameters, in use); 0
+ * while the job runs and that cannot give way (e.g. proving parameters the job uses and that no other job may evict); 0
  * when none. The submit refuses a job whose partition cannot fit beside them. */
 typedef struct {
     uint64_t total_bytes;
@@ -31,7 +31,7 @@ typedef struct {
 } cuzk_partition_estimate;
 
 typedef struct cuzk_circuit_kind {
-    const char *name; /* stable, e.g. "synthetic" or "r1cs"; shown in status */
+    const char *name; /* stable, e.g. "synthetic"; shown in status */
     void *ctx;        /* passed to every function; owned by whoever built the kind */
 
     /* Working-set estimate for one partition of a job with input `input`. Called once per

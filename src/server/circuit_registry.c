@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "cs/r1cs.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "groth16/zkey.h"
 
 typedef enum { ENTRY_UNLOADED = 0, ENTRY_LOADING, ENTRY_LOADED } entry_state;

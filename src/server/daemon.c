@@ -16,7 +16,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "engine/filecoin/fc_srs.h"
+#include "kinds/filecoin/fc_srs.h"
 #include "engine/log.h"
 #include "server/circuit_files.h"
 #include "server/config.h"

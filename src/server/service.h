@@ -3,10 +3,10 @@
  * outcome is a gRPC status code (grpc/status.h values) with a message.
  *
  * Filecoin kinds (POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION,
- * WINNING_POST) are parsed and validated once (engine/filecoin/fc_job.h), proved partition by
+ * WINNING_POST) are parsed and validated once (kinds/filecoin/fc_job.h), proved partition by
  * partition, every partition self-verified, and answered with the partition proofs
  * concatenated; priority 0 takes the kind's default (WinningPoSt CRITICAL, WindowPoSt HIGH,
- * others NORMAL). Their parameters are the official v28 files ([srs], engine/filecoin/fc_srs.h),
+ * others NORMAL). Their parameters are the official v28 files ([srs], kinds/filecoin/fc_srs.h),
  * listed in GetStatus as "porep-32g", "wpost-2k", ...; PreloadSRS / EvictSRS take those ids.
  *
  * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty), compared as the whole

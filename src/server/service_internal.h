@@ -7,9 +7,9 @@
 
 #include "backends/backends.h"
 #include "cs/wtns.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_job.h"
 #include "server/circuit_registry.h"
 #include "server/journal.h"
 #include "server/metrics.h"

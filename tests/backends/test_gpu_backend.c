@@ -23,7 +23,7 @@
 #include "check.h"
 #include "gpu_test_runtime.h"
 #include "gpu/runtime.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 
 
 

@@ -19,7 +19,7 @@
 #include "backends/backends.h"
 #include "check.h"
 #include "gpu_test_runtime.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
 
 

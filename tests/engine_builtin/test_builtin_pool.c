@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "backends/cpu.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
 #include "pool_settled.h"
 

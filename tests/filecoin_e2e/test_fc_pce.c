@@ -1,4 +1,4 @@
-/* The PCE in the engine's partition synthesis (engine/filecoin/fc_pce.h, fc_job_use_pce), on
+/* The PCE in the engine's partition synthesis (kinds/filecoin/fc_pce.h, fc_job_use_pce), on
  * the real 8 MiB C1 with the test parameters of the fc_params fixture:
  *   - the first use records the PCE into the cache directory (charged to the budget while
  *     mapped), and the partition the engine then synthesizes through it (witness only +
@@ -19,8 +19,8 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "engine/builtin/builtin.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/builtin/builtin.h"
+#include "kinds/filecoin/fc_job.h"
 #include "filecoin/circuits/porep.h"
 
 static const char *g_scratch;

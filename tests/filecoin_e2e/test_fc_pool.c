@@ -19,9 +19,9 @@
 #include "check.h"
 #include "backends/cpu.h"
 #include "common/file_io.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_job.h"
 #include "pool_settled.h"
 
 typedef struct {

@@ -5,8 +5,8 @@ Usage: check_layers.py ROOT
 
 The layers are the folders of ROOT/src in the order of `set(CUZK_LAYERS ...)` in
 ROOT/CMakeLists.txt, lowest first; `set(CUZK_TEST_ONLY_LAYERS ...)` names those only tests
-and tools may use. A file belongs to the longest layer folder that contains it (src/engine/
-filecoin/x.c to engine/filecoin, src/engine/x.c to engine). Every `#include "..."` of a
+and tools may use. A file belongs to the longest layer folder that contains it (src/kinds/
+filecoin/x.c to kinds/filecoin, src/filecoin/x.c to filecoin). Every `#include "..."` of a
 file under src/ that names a file of src/ (beside the includer or from src/) must stay in
 the includer's layer or go to a lower one, and only a test-only layer may include a
 test-only layer. A file under src/ in no layer is an offence too (a new folder must be

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "cs/r1cs.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "groth16/zkey.h"
 #include "server/circuit_files.h"
 

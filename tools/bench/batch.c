@@ -22,7 +22,7 @@
 #include "cs/wtns.h"
 #include "backends/backends.h"
 #include "backends/cpu.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
 
 typedef struct {

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "engine/filecoin/fc_inputs.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_inputs.h"
+#include "kinds/filecoin/fc_job.h"
 
 typedef struct {
     fc_job_type type;             /* from --kind porep|window-post|winning-post|snap */

@@ -1,6 +1,6 @@
 /* Filecoin proofs from the command line: cuzk c2 / verify-c2 / post / verify-post / snap /
  * verify-snap. Each builds the same fc_job the daemon builds from a gRPC request
- * (engine/filecoin/fc_job.h), then checks it (--check: CS_CHECK synthesis of every
+ * (kinds/filecoin/fc_job.h), then checks it (--check: CS_CHECK synthesis of every
  * partition, no parameters), proves it through the engine with the CPU backend (every
  * partition self-verified, the proof written atomically), or verifies a proof with the
  * circuit's .vk. Exit codes: 0 success / valid / satisfied, 1 invalid proof / unsatisfied,
@@ -18,11 +18,11 @@
 #include "cs/pce.h"
 #include "backends/backends.h"
 #include "backends/cpu.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_job.h"
 #include "engine/log.h"
-#include "engine/filecoin/fc_inputs.h"
+#include "kinds/filecoin/fc_inputs.h"
 #include "filecoin/vanilla.h"
 #include "groth16/bellperson_params.h"
 

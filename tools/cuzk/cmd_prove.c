@@ -14,7 +14,7 @@
 #include "groth16/snarkjs_json.h"
 #include "groth16/zkey_check.h"
 #include "groth16/zkey_params.h"
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 
 static const char USAGE[] =
     "usage: cuzk prove [--threads N] [-v] [--r1cs circuit.r1cs] [--backend auto|cpu|cuda|opencl] [--device N]\n"

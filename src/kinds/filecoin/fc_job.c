@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builtin/builtin.h"
-#include "engine/filecoin/fc_job_internal.h"
+#include "kinds/builtin/builtin.h"
+#include "kinds/filecoin/fc_job_internal.h"
 #include "groth16/groth16.h"
 
 const char *fc_job_type_name(fc_job_type t)

@@ -12,7 +12,7 @@
 
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "engine/filecoin/fc_pce.h"
+#include "kinds/filecoin/fc_pce.h"
 #include "engine/log.h"
 #include "groth16/bellperson_params.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/builtin/builtin_internal.h"
+#include "kinds/builtin/builtin_internal.h"
 
 struct builtin_synthetic {
     unsigned log2_rows;

@@ -43,8 +43,8 @@
 #include "cs/cs.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
-#include "engine/filecoin/fc_pce.h"
-#include "engine/filecoin/fc_srs.h"
+#include "kinds/filecoin/fc_pce.h"
+#include "kinds/filecoin/fc_srs.h"
 #include "engine/kind.h"
 
 /* Same numbers as the proto's ProofKind. */

@@ -5,8 +5,8 @@
 #include <stdatomic.h>
 
 #include "cs/cs.h"
-#include "engine/filecoin/fc_job.h"
-#include "engine/filecoin/fc_pce.h"
+#include "kinds/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_pce.h"
 
 typedef struct {
     /* Synthesize partition k into cs (any mode). */

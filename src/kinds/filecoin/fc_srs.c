@@ -11,7 +11,7 @@
 
 #include <openssl/evp.h>
 
-#include "engine/filecoin/fc_srs.h"
+#include "kinds/filecoin/fc_srs.h"
 #include "engine/log.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"

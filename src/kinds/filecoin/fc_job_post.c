@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/filecoin/fc_job_internal.h"
+#include "kinds/filecoin/fc_job_internal.h"
 #include "filecoin/circuits/post.h"
 
 static cuzk_status synth(const fc_job *j, cs_t *cs, uint32_t k, cuzk_error *err)

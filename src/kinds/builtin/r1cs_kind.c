@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cs/spmv.h"
-#include "engine/builtin/builtin_internal.h"
+#include "kinds/builtin/builtin_internal.h"
 #include "groth16/zkey_params.h"
 
 struct builtin_r1cs {

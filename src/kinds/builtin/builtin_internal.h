@@ -1,8 +1,8 @@
-/* Internal to engine/builtin: shared assignment helpers. */
+/* Internal to kinds/builtin: shared assignment helpers. */
 #ifndef CUZK_ENGINE_BUILTIN_INTERNAL_H
 #define CUZK_ENGINE_BUILTIN_INTERNAL_H
 
-#include "engine/builtin/builtin.h"
+#include "kinds/builtin/builtin.h"
 
 /* A new assignment with a/b/c of m elements (from `pool` when not NULL) and a witness of
  * nvars (contents undefined); NULL when out of memory. */

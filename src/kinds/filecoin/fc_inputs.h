@@ -13,7 +13,7 @@
 
 #include "common/file_io.h"
 #include "common/status.h"
-#include "engine/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_job.h"
 #include "filecoin/vanilla.h"
 
 typedef struct {

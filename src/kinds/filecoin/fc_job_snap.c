@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/filecoin/fc_job_internal.h"
+#include "kinds/filecoin/fc_job_internal.h"
 #include "field/fr.h"
 #include "filecoin/circuits/snap.h"
 

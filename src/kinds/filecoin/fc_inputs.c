@@ -1,5 +1,5 @@
 /* A Filecoin job's input files; contracts in fc_inputs.h. */
-#include "engine/filecoin/fc_inputs.h"
+#include "kinds/filecoin/fc_inputs.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* builtin_assignment lifecycle helpers shared by the built-in kinds. */
-#include "engine/builtin/builtin_internal.h"
+#include "kinds/builtin/builtin_internal.h"
 
 #include <stdlib.h>
 
