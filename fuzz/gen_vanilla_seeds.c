@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
-#include "filecoin/vanilla.h"
 
 static const char *DIR_;
 

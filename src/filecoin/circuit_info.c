@@ -1,11 +1,11 @@
 /* Dispatch of `cuzk circuit-info` to the Filecoin circuit families; contract in
- * circuit_info.h. */
+ * core/circuit_info.h. */
 #include <string.h>
 
-#include "filecoin/circuit_info.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/post.h"
-#include "filecoin/circuits/snap.h"
+#include "filecoin/core/circuit_info.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
+#include "filecoin/snap/snap.h"
 
 cuzk_status fc_circuit_info(const char *name, const char *const *params, size_t nparams, cs_counts *out,
                             cuzk_error *err)

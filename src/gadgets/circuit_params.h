@@ -1,5 +1,5 @@
 /* "key=value" parameters of `cuzk circuit-info` circuits (gadgets/circuits.h and the
- * Filecoin families of filecoin/circuit_info.h).
+ * Filecoin families of filecoin/core/circuit_info.h).
  *
  * A parameter string holds one pair or several comma-separated pairs ("base=8,sub=8,top=2");
  * keys and values are at most 31 characters; at most CIRCUIT_PARAMS_MAX pairs in all.

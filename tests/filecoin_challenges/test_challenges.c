@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/challenges.h"
+#include "filecoin/core/challenges.h"
 
 static const char *g_fixtures;
 

@@ -21,7 +21,7 @@
 #include "common/hex.h"
 #include "kinds/builtin/builtin.h"
 #include "kinds/filecoin/fc_job.h"
-#include "filecoin/circuits/porep.h"
+#include "filecoin/porep/porep.h"
 
 static const char *g_scratch;
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/chacha8.h"
-#include "filecoin/graph.h"
+#include "filecoin/core/chacha8.h"
+#include "filecoin/core/graph.h"
 
 static const struct {
     unsigned id;

@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "common/file_io.h"
-#include "filecoin/circuits/porep.h"
+#include "filecoin/porep/porep.h"
 
 static const uint64_t CHALLENGES[2] = {151786, 237493};
 static const uint32_t PARENTS[2][14] = {

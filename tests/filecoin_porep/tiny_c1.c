@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/seal/sdr.h"
+#include "filecoin/core/seal/sdr.h"
 #include "gadgets/create_label.h"
 #include "tiny_c1.h"
 

@@ -7,7 +7,7 @@
 #ifndef CUZK_TESTS_TINY_C1_H
 #define CUZK_TESTS_TINY_C1_H
 
-#include "filecoin/circuits/porep.h"
+#include "filecoin/porep/porep.h"
 
 /* Build the C1 of one partition for cp (C distinct challenges in [1, nodes), parents among
  * the other nodes) from `seed`; challenges[C] and parents[C][14] receive the node numbers.

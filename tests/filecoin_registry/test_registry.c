@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/registry.h"
+#include "filecoin/core/registry.h"
 
 static const struct {
     fc_circuit_family family;

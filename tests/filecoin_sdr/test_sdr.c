@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/seal/sdr.h"
+#include "filecoin/core/seal/sdr.h"
 
 static const char *g_fixtures;
 

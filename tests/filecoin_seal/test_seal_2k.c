@@ -11,14 +11,14 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/challenges.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/core/challenges.h"
+#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
 #include "filecoin/testkit/snap_gen.h"
-#include "filecoin/vanilla.h"
 #include "gadgets/sha256_native.h"
 
 static bool eq_hex(const uint8_t b[32], const char *hex)
@@ -112,7 +112,7 @@ static void test_c1(const fc_sector *s)
     fc_c1_free(&c1);
 }
 
-/* The daemon's partition assembly and validation (circuits/post.h) of n vanilla proofs. */
+/* The daemon's partition assembly and validation (post/post.h) of n vanilla proofs. */
 static cuzk_status post_check(const fc_post_proof *p, const uint8_t rnd[32], uint32_t k, const fc_post_vanilla *pv,
                               uint32_t n, cuzk_error *e)
 {

@@ -12,10 +12,10 @@
 
 #include "check.h"
 #include "common/file_io.h"
-#include "filecoin/circuits/porep.h"
+#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/porep.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/seal.h"
-#include "filecoin/vanilla.h"
 
 static bool eq_hex(const uint8_t b[32], const char *hex)
 {

@@ -9,13 +9,13 @@
 #include <time.h>
 
 #include "check.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
 #include "filecoin/testkit/snap_gen.h"
-#include "filecoin/vanilla.h"
 
 static double now(void)
 {

@@ -9,9 +9,9 @@
 
 #include "check.h"
 #include "field/fr.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/registry.h"
-#include "filecoin/seal/tree.h"
+#include "filecoin/core/merkle_proof.h"
+#include "filecoin/core/registry.h"
+#include "filecoin/core/seal/tree.h"
 #include "filecoin/testkit/fr32.h"
 #include "filecoin/testkit/sparse.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/vanilla.h"
 
 static void expect_list(const char *json, size_t n, const char *const *want, const size_t *wlen)
 {

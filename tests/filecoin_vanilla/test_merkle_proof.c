@@ -14,7 +14,7 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "field/fr.h"
-#include "filecoin/merkle_proof.h"
+#include "filecoin/core/merkle_proof.h"
 
 static uint64_t rd64(const uint8_t *p)
 {

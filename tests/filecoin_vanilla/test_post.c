@@ -11,8 +11,8 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "field/fr.h"
+#include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
-#include "filecoin/vanilla.h"
 #include "gadgets/poseidon.h"
 
 static const uint64_t CHALLENGES[10] = {707914199, 439148358, 967788220, 548708700, 1061661429,

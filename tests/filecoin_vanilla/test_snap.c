@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
-#include "filecoin/vanilla.h"
 
 /* docs/formats.md#snapdeals-partitionproof: 48 + 32 A + Ch (2 R + Dp). */
 static const size_t SIZES[FC_SIZE_COUNT] = {15064, 43864, 453064, 561768, 575528};

@@ -21,8 +21,8 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "cs/pce.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/snap.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/snap/snap.h"
 #include "tiny_c1.h"
 
 static const char *g_dir;

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/circuit_info.h"
-#include "filecoin/circuits/snap.h"
-#include "filecoin/circuits/snap_gadgets.h"
+#include "filecoin/core/circuit_info.h"
+#include "filecoin/snap/snap.h"
+#include "filecoin/snap/snap_gadgets.h"
 
 typedef struct {
     const char *circuit, *params;

@@ -1,5 +1,5 @@
 /* The FallbackPoSt circuit in CS_CHECK / CS_WITNESS mode on real trees (full Poseidon trees
- * over random leaves, filecoin/seal/tree.h): satisfied, the public inputs it allocates equal
+ * over random leaves, filecoin/core/seal/tree.h): satisfied, the public inputs it allocates equal
  * comm_r and the challenged leaf indices, counts equal to shape mode (and to
  * fallback_circuit.rs), padding repeats the last sector; a wrong comm_r or a wrong sibling is
  * caught at the expected constraint. CS_RECORD's matrices hold for that witness under an
@@ -8,7 +8,7 @@
 
 #include "../gadgets/gadget_util.h"
 #include "check.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/post/post.h"
 #include "tree_util.h"
 
 #define MAXC 8

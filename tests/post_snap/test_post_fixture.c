@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "common/file_io.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/post/post.h"
 
 static const uint64_t LEAVES[10] = {707914199,  439148358, 967788220, 548708700, 1061661429,
                                     6202012,    1055504637, 389535735, 1000069704, 600088878};

@@ -1,4 +1,4 @@
-/* FallbackPoSt on generated data (src/filecoin/seal): the sealed 2 KiB sector of
+/* FallbackPoSt on generated data (src/filecoin/core/seal): the sealed 2 KiB sector of
  * docs/vectors.md#worked-2-kib-example (StackedDrg2KiBV1_1, miner 1000, sector 1, ticket 32 x 01)
  * and its SnapDeals-updated replica, and the sparse 32 / 64 GiB fixtures (docs/fixtures.md#post).
  * The per-sector vanilla proofs, written to bincode and read back, are assembled into a partition;
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/post/post.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/seal.h"
 #include "filecoin/testkit/snap_gen.h"

@@ -1,4 +1,4 @@
-/* EmptySectorUpdate on generated data (src/filecoin/seal): the worked 2 KiB example of
+/* EmptySectorUpdate on generated data (src/filecoin/core/seal): the worked 2 KiB example of
  * docs/vectors.md#worked-2-kib-example (a CC sector sealed here with StackedDrg2KiBV1_1, miner
  * 1000, sector 1, ticket 32 x 01, new data Fr32(2,032 x 01)) and the sparse 32 / 64 GiB fixtures
  * (docs/fixtures.md#snapdeals). The PartitionProofs, written to bincode and read back, are
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/challenges.h"
-#include "filecoin/circuits/snap.h"
+#include "filecoin/core/challenges.h"
+#include "filecoin/snap/snap.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/seal.h"
 #include "filecoin/testkit/snap_gen.h"

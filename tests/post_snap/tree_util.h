@@ -1,13 +1,13 @@
 /* Test helpers: small full Poseidon / SHA-256 trees with random canonical leaves
- * (filecoin/seal/tree.h) and their inclusion proofs in witness form. */
+ * (filecoin/core/seal/tree.h) and their inclusion proofs in witness form. */
 #ifndef CUZK_TESTS_POST_SNAP_TREE_UTIL_H
 #define CUZK_TESTS_POST_SNAP_TREE_UTIL_H
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/merkle_proof.h"
-#include "filecoin/seal/tree.h"
+#include "filecoin/core/merkle_proof.h"
+#include "filecoin/core/seal/tree.h"
 
 static inline uint64_t tu_next(uint64_t *s)
 {

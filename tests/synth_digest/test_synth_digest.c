@@ -27,8 +27,8 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "cs/pce.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 
 typedef cuzk_status (*synth_fn)(cs_t *cs, const void *ctx, cuzk_error *err);
 

@@ -22,7 +22,7 @@
 #include "bench.h"
 #include "common/file_io.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/vanilla.h"
 #include "server/config.h"
 #include "server/security.h"
 

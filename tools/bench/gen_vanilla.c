@@ -1,6 +1,6 @@
 /* cuzk-bench gen-vanilla: make Filecoin vanilla proofs by sealing a small sector here (2 KiB,
  * 8 MiB, 512 MiB) or, for 32 / 64 GiB (or with --synthetic-fixture), from the sparse
- * fixtures of docs/fixtures.md (src/filecoin/seal). Every output is self-checked
+ * fixtures of docs/fixtures.md (src/filecoin/core/seal). Every output is self-checked
  * (fc_c1_validate; the daemon's PoSt partition assembly; fc_snap_partition_check) and round-tripped through its reader before it is written; one JSON summary
  * line goes to stdout, progress to stderr. Exit 0 on success, 1 when a self-check fails, 2 on
  * bad usage or any other failure. Defaults reproduce the worked example of
@@ -16,16 +16,16 @@
 #include "bench.h"
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "filecoin/challenges.h"
-#include "filecoin/circuits/porep.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/core/challenges.h"
+#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/fr32.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
 #include "filecoin/testkit/snap_gen.h"
-#include "filecoin/vanilla.h"
 #include "gadgets/sha256_native.h"
 
 static const char USAGE[] =

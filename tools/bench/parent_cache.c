@@ -1,5 +1,5 @@
 /* cuzk-bench parent-cache: stream the SDR parent cache of a registered seal proof
- * (filecoin/graph.h; storage-proofs-porep parent_cache.json), optionally to a file (replaced
+ * (filecoin/core/graph.h; storage-proofs-porep parent_cache.json), optionally to a file (replaced
  * atomically), and print one JSON line with its name, SHA-256 and the time taken. The
  * digest is compared with the published manifest digest where there is one (ids 0-9):
  * exit 0 when it matches or none is published, 1 when it differs, 2 on bad usage or
@@ -12,7 +12,7 @@
 
 #include "bench.h"
 #include "common/file_io.h"
-#include "filecoin/graph.h"
+#include "filecoin/core/graph.h"
 
 static const char USAGE[] =
     "usage: cuzk-bench parent-cache --registered-proof ID [--out FILE] [--threads N]\n"

@@ -19,8 +19,8 @@
 #endif
 
 #include "bench.h"
+#include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
-#include "filecoin/vanilla.h"
 
 static const char USAGE[] =
     "usage: cuzk-bench vanilla [--size 2k|8m|512m|32g|64g] [--runs N] [--json]\n"

@@ -18,7 +18,7 @@
 #include "common/file_io.h"
 #include "cs/cs.h"
 #include "field/cpu.h"
-#include "filecoin/circuits/porep.h"
+#include "filecoin/porep/porep.h"
 #include "msm/msm.h"
 
 typedef struct {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "filecoin/circuit_info.h"
+#include "filecoin/core/circuit_info.h"
 #include "gadgets/circuits.h"
 
 static const char USAGE[] =
@@ -20,7 +20,7 @@ static const char USAGE[] =
     "            arity=2|4|8|16 or base=B,sub=S,top=T, leaves=N, root=public|private),\n"
     "            create-label (layer=L, node=N), hash-leaf-bits, hash-md (n=N)\n"
     "  Filecoin partition circuits: porep, winning-post, window-post, snap, snap-poseidon\n"
-    "            (sector-size=S, e.g. 32GiB; test shapes as in src/filecoin/circuit_info.h,\n"
+    "            (sector-size=S, e.g. 32GiB; test shapes as in src/filecoin/core/circuit_info.h,\n"
     "            e.g. window-post --param tree=8-0-0,leaves=64,challenges=5,sectors=3)\n"
     "  prints {\"circuit\",\"constraints\",\"inputs\",\"aux\",\"nnz_a\",\"nnz_b\",\"nnz_c\"} on one line;\n"
     "  inputs include ONE, constraints exclude the prover-appended input rows and include\n"

@@ -23,7 +23,7 @@
 #include "kinds/filecoin/fc_job.h"
 #include "engine/log.h"
 #include "kinds/filecoin/fc_inputs.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/vanilla.h"
 #include "groth16/bellperson_params.h"
 
 #define MAX_FILES 4096

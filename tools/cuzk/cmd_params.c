@@ -16,7 +16,7 @@
 
 #include "cli.h"
 #include "common/file_io.h"
-#include "filecoin/circuit_info.h"
+#include "filecoin/core/circuit_info.h"
 #include "groth16/bellperson_params.h"
 
 static const char USAGE[] =

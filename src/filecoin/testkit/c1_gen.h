@@ -23,9 +23,9 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/registry.h"
-#include "filecoin/seal/tree.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/registry.h"
+#include "filecoin/core/seal/tree.h"
+#include "filecoin/core/vanilla.h"
 
 /* Everything C1 reads from a sealed sector. column(ctx, node, rows) writes the L labels of
  * node (rows[0] = layer 1). The trees have the shapes of proof->shape (tree D binary SHA-256,
@@ -42,7 +42,7 @@ typedef struct {
 } fc_porep_view;
 
 /* Build the C1 output of view v for `seed` into *out (has_sector set with the view's prover_id
- * and sector_id). Check it with fc_c1_validate (filecoin/circuits/porep.h) before use. Cost per challenge: 17 inclusion proofs and 15 columns read from the view.
+ * and sector_id). Check it with fc_c1_validate (filecoin/porep/porep.h) before use. Cost per challenge: 17 inclusion proofs and 15 columns read from the view.
  * On error *out is freed. Errors: those of the view and of fc_porep_challenges, CUZK_E_NOMEM.
  * Thread-safety: reads v only. */
 cuzk_status fc_c1_generate(const fc_porep_view *v, const uint8_t seed[32], fc_c1_output *out, cuzk_error *err);

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/challenges.h"
-#include "filecoin/graph.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/seal/sdr.h"
+#include "filecoin/core/challenges.h"
+#include "filecoin/core/graph.h"
+#include "filecoin/core/merkle_proof.h"
+#include "filecoin/core/seal/sdr.h"
 #include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/sparse.h"

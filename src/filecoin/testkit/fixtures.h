@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/registry.h"
+#include "filecoin/core/registry.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/snap_gen.h"

@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/registry.h"
-#include "filecoin/seal/tree.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/registry.h"
+#include "filecoin/core/seal/tree.h"
+#include "filecoin/core/vanilla.h"
 
 /* What PoSt reads from a sealed (or SnapDeals-updated, or sparse) sector. */
 typedef struct {

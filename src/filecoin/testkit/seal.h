@@ -26,9 +26,9 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/registry.h"
-#include "filecoin/seal/store.h"
-#include "filecoin/seal/tree.h"
+#include "filecoin/core/registry.h"
+#include "filecoin/core/seal/store.h"
+#include "filecoin/core/seal/tree.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/post_gen.h"
 

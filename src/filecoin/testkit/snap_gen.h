@@ -17,11 +17,11 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/registry.h"
-#include "filecoin/seal/tree.h"
+#include "filecoin/core/registry.h"
+#include "filecoin/core/seal/tree.h"
+#include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
-#include "filecoin/vanilla.h"
 
 /* What the partition proofs read: the three trees (tree R shapes and a binary SHA-256 tree
  * D_new) and the commitments. */

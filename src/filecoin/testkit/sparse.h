@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "filecoin/seal/tree.h"
+#include "filecoin/core/seal/tree.h"
 
 typedef struct {
     /* Whether leaves [lo, hi) all hold one value; if so write it to val. Answering false for

@@ -1,6 +1,6 @@
 /* A Filecoin job's input files as the command-line tools take them: a PoRep C1 output (any
  * wire form fc_c1_read accepts) or PoSt / SnapDeals vanilla proofs, each file one bincode
- * proof or a JSON array of base64 blobs (Curio's []byte list, filecoin/vanilla.h
+ * proof or a JSON array of base64 blobs (Curio's []byte list, filecoin/core/vanilla.h
  * fc_blob_list_from_json), in file order.
  *
  * The files are mapped read-only; the fc_bytes handed out point into the mappings or the
@@ -14,7 +14,7 @@
 #include "common/file_io.h"
 #include "common/status.h"
 #include "kinds/filecoin/fc_job.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/core/vanilla.h"
 
 typedef struct {
     cuzk_mapped_file *maps; /* one per file */

@@ -1,13 +1,13 @@
 /* PoRep C2 jobs: C1 parsed once (any wire form), checked against the request's miner and
- * sector, validated (filecoin/circuits/porep.h fc_c1_validate), then one StackedDrg
+ * sector, validated (filecoin/porep/porep.h fc_c1_validate), then one StackedDrg
  * partition circuit per partition. Contracts in fc_job.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kinds/filecoin/fc_job_internal.h"
-#include "filecoin/challenges.h"
-#include "filecoin/circuits/porep.h"
+#include "filecoin/core/challenges.h"
+#include "filecoin/porep/porep.h"
 
 typedef struct {
     fc_c1_output c1;

@@ -1,11 +1,11 @@
 /* WindowPoSt / WinningPoSt jobs: one partition assembled and validated from the request
- * (filecoin/circuits/post.h fc_post_partition_from_bytes), one FallbackPoSt circuit.
+ * (filecoin/post/post.h fc_post_partition_from_bytes), one FallbackPoSt circuit.
  * Contracts in fc_job.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kinds/filecoin/fc_job_internal.h"
-#include "filecoin/circuits/post.h"
+#include "filecoin/post/post.h"
 
 static cuzk_status synth(const fc_job *j, cs_t *cs, uint32_t k, cuzk_error *err)
 {

@@ -1,5 +1,5 @@
 /* SnapDeals (EmptySectorUpdate) jobs: every partition proof parsed and validated once
- * (filecoin/circuits/snap.h fc_snap_request_from_bytes), one circuit per partition; public
+ * (filecoin/snap/snap.h fc_snap_request_from_bytes), one circuit per partition; public
  * inputs from the request's commitments alone, so a verify-only job needs no vanilla proofs.
  * Contracts in fc_job.h. */
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "kinds/filecoin/fc_job_internal.h"
 #include "field/fr.h"
-#include "filecoin/circuits/snap.h"
+#include "filecoin/snap/snap.h"
 
 typedef struct {
     bool have_request; /* vanilla proofs given (else: verification only) */

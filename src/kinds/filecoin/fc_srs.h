@@ -41,7 +41,7 @@
 #include "common/status.h"
 #include "engine/budget.h"
 #include "engine/sync.h"
-#include "filecoin/registry.h"
+#include "filecoin/core/registry.h"
 #include "groth16/groth16.h"
 
 #define FC_DEFAULT_PARAM_CACHE "/var/tmp/filecoin-proof-parameters"
