@@ -3,7 +3,7 @@
  * PoSt vanilla proof or SnapDeals partition proofs of a 32 / 64 GiB sector are made in
  * seconds with little memory and satisfy every relation the circuits and the reference
  * vanilla verifiers check (the checks cuzk-bench gen-vanilla runs on every output:
- * fc_c1_validate in circuits/porep.h, fc_post_partition_assemble in circuits/post.h,
+ * fc_c1_validate in porep/porep.h, fc_post_partition_assemble in post/post.h,
  * fc_snap_partition_check in snap_gen.h). They work for every sector size; outputs made from
  * them must be labelled as synthetic fixtures (they are not sectors anyone sealed).
  *
