@@ -3,8 +3,9 @@
 # proofs of a sealed 2 KiB sector made by `cuzk-bench gen-vanilla` (whose bytes the seal
 # tests check against docs/vectors.md#worked-2-kib-example): --check satisfied, proved
 # (self-verified), verified; WindowPoSt of partition 1 with the API 1.0 challenge rule;
-# tampered inputs refused with a located error (exit 2), wrong public inputs or a swapped proof
-# rejected (exit 1).
+# tampered inputs refused with a located error (exit 2), wrong public inputs (other
+# randomness or partition for verify-post, another comm_d_new) or a swapped proof rejected
+# (exit 1).
 set -euo pipefail
 bench=$1 cuzk=$2 params=$3
 tmp=$(mktemp -d)
@@ -37,6 +38,11 @@ swap "$tmp/win.proof" "$tmp/win.bad"
 expect_rc 1 "" "$cuzk" verify-post "${W[@]}" "${P[@]}" "$tmp/win.bad" "$tmp/win.json"
 expect_rc 2 "challenge" "$cuzk" post --kind winning --registered-proof 0 --miner 1000 \
     --randomness 0403030303030303030303030303030303030303030303030303030303030303 --check "$tmp/win.json"
+# verifying with other randomness: the proof does not verify (1), the input is not bad (2)
+expect_rc 1 '"valid":false' "$cuzk" verify-post --kind winning --registered-proof 0 --miner 1000 \
+    --randomness 0403030303030303030303030303030303030303030303030303030303030303 "${P[@]}" "$tmp/win.proof" "$tmp/win.json"
+expect_rc 2 "canonical" "$cuzk" verify-post --kind winning --registered-proof 0 --miner 1000 \
+    --randomness ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff "${P[@]}" "$tmp/win.proof" "$tmp/win.json"
 expect_rc 2 "canonical" "$cuzk" post --kind winning --registered-proof 0 --miner 1000 \
     --randomness ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff --check "$tmp/win.json"
 expect_rc 2 "WindowPoSt" "$cuzk" post --kind winning --registered-proof 5 --miner 1000 --randomness $R --check \
@@ -54,7 +60,10 @@ expect_rc 0 '"valid":true' "$cuzk" verify-post "${D[@]}" "${P[@]}" "$tmp/wdp.pro
 D1=(--kind window --registered-proof 5 --miner 1000 --randomness $R)
 expect_rc 0 '"verified":true' "$cuzk" post "${D1[@]}" --partition 1 -o "$tmp/wdp1.proof" "${P[@]}" "$tmp/wdp1.json"
 expect_rc 0 '"valid":true' "$cuzk" verify-post "${D1[@]}" --partition 1 "${P[@]}" "$tmp/wdp1.proof" "$tmp/wdp1.json"
-expect_rc 2 "challenge" "$cuzk" verify-post "${D1[@]}" --partition 0 "${P[@]}" "$tmp/wdp1.proof" "$tmp/wdp1.json"
+# another partition or randomness is another public side: the proof does not verify for it
+expect_rc 1 '"valid":false' "$cuzk" verify-post "${D1[@]}" --partition 0 "${P[@]}" "$tmp/wdp1.proof" "$tmp/wdp1.json"
+expect_rc 1 '"valid":false' "$cuzk" verify-post --kind window --registered-proof 5 --miner 1000 --partition 1 \
+    --randomness 0503030303030303030303030303030303030303030303030303030303030303 "${P[@]}" "$tmp/wdp1.proof" "$tmp/wdp1.json"
 
 # SnapDeals 2 KiB: new data 0x01 bytes into the sealed CC sector
 "$bench" gen-vanilla snap --registered-proof 0 --format blobs -o "$tmp/snap.json" >"$tmp/snap.sum"

@@ -20,6 +20,7 @@
 #ifndef CUZK_FILECOIN_CIRCUITS_POST_H
 #define CUZK_FILECOIN_CIRCUITS_POST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cs/cs.h"
@@ -97,6 +98,7 @@ typedef struct {
     fc_post_sector_witness *sectors;       /* point into the arrays below */
     fr_t *leaf, *sib;
     unsigned *index;
+    bool public_only;                      /* fc_post_partition_public_from_bytes: verify only */
 } fc_post_partition;
 
 /* Assemble and validate partition k from the parsed per-sector vanilla proofs (one
@@ -131,6 +133,16 @@ cuzk_status fc_post_partition_assemble(fc_post_partition *out, const fc_post_pro
 cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
                                          uint64_t miner_id, uint32_t k, const uint8_t *const *blobs,
                                          const size_t *lens, uint32_t n, cuzk_error *err);
+/* The same for verification only (cuzk verify-post, a verify-only job): the public side
+ * (randomness, k, the sectors' ids and comm_r) from the vanilla proofs, each checked as above
+ * but for its leaf indices, which are not compared with the challenges of randomness and k:
+ * whether the proof holds for that randomness and partition is the Groth16 verification's
+ * verdict (a proof made for other randomness does not verify), not a malformed input. The
+ * partition cannot be synthesized (fc_post_partition_synthesize refuses it). */
+cuzk_status fc_post_partition_public_from_bytes(fc_post_partition *out, const fc_post_proof *p,
+                                                const uint8_t randomness[32], uint64_t miner_id, uint32_t k,
+                                                const uint8_t *const *blobs, const size_t *lens, uint32_t n,
+                                                cuzk_error *err);
 void fc_post_partition_free(fc_post_partition *part);
 
 /* Synthesize the partition's circuit (any cs mode) / compute its public inputs (from its

@@ -30,6 +30,7 @@ void fc_post_partition_free(fc_post_partition *part)
 static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_post_vanilla *v, fr_t comm[3],
                                 cuzk_error *err)
 {
+    const bool challenges = !part->public_only;
     const fc_post_proof *p = part->proof;
     char what[160];
     int wl = snprintf(what, sizeof what, "%s vanilla proof %u (sector %llu)", p->name, j,
@@ -70,7 +71,7 @@ static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_po
         uint64_t ci = fc_post_challenge_index(p, part->k, pos, n);
         uint64_t want = fc_post_leaf_challenge(part->randomness, v->sector_id, ci, p->shape->nodes);
         uint64_t got = fc_merkle_proof_node(ip);
-        if (got != want)
+        if (challenges && got != want)
             return cuzk_fail(err, CUZK_E_VERIFY_FAILED,
                              "%s: leaf index %llu, the challenge is %llu (partition %u, challenge_index %llu)", what,
                              (unsigned long long)got, (unsigned long long)want, part->k, (unsigned long long)ci);
@@ -91,11 +92,12 @@ static cuzk_status check_sector(fc_post_partition *part, uint32_t j, const fc_po
     return CUZK_OK;
 }
 
-cuzk_status fc_post_partition_assemble(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
-                                       uint64_t miner_id, uint32_t k, const fc_post_vanilla *proofs, uint32_t n,
-                                       cuzk_error *err)
+static cuzk_status assemble(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                            uint64_t miner_id, uint32_t k, const fc_post_vanilla *proofs, uint32_t n, bool public_only,
+                            cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->public_only = public_only;
     fr_t tmp;
     if (fr_from_bytes_le(&tmp, randomness) != CUZK_OK)
         return cuzk_fail(err, CUZK_E_FIELD_NONCANONICAL, "%s: randomness is not a canonical field element", p->name);
@@ -141,9 +143,16 @@ cuzk_status fc_post_partition_assemble(fc_post_partition *out, const fc_post_pro
     return CUZK_OK;
 }
 
-cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
-                                         uint64_t miner_id, uint32_t k, const uint8_t *const *blobs,
-                                         const size_t *lens, uint32_t n, cuzk_error *err)
+cuzk_status fc_post_partition_assemble(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                                       uint64_t miner_id, uint32_t k, const fc_post_vanilla *proofs, uint32_t n,
+                                       cuzk_error *err)
+{
+    return assemble(out, p, randomness, miner_id, k, proofs, n, false, err);
+}
+
+static cuzk_status from_bytes(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                              uint64_t miner_id, uint32_t k, const uint8_t *const *blobs, const size_t *lens,
+                              uint32_t n, bool public_only, cuzk_error *err)
 {
     memset(out, 0, sizeof *out);
     fc_post_vanilla *v = calloc(n ? n : 1, sizeof *v);
@@ -156,15 +165,35 @@ cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_p
             cuzk_fail(err, st, "vanilla_proofs[%u]: %s", i, e.msg);
     }
     if (st == CUZK_OK)
-        st = fc_post_partition_assemble(out, p, randomness, miner_id, k, v, n, err);
+        st = assemble(out, p, randomness, miner_id, k, v, n, public_only, err);
     for (uint32_t i = 0; i < n; i++)
         fc_post_vanilla_free(&v[i]);
     free(v);
     return st;
 }
 
+cuzk_status fc_post_partition_from_bytes(fc_post_partition *out, const fc_post_proof *p, const uint8_t randomness[32],
+                                         uint64_t miner_id, uint32_t k, const uint8_t *const *blobs,
+                                         const size_t *lens, uint32_t n, cuzk_error *err)
+{
+    return from_bytes(out, p, randomness, miner_id, k, blobs, lens, n, false, err);
+}
+
+cuzk_status fc_post_partition_public_from_bytes(fc_post_partition *out, const fc_post_proof *p,
+                                                const uint8_t randomness[32], uint64_t miner_id, uint32_t k,
+                                                const uint8_t *const *blobs, const size_t *lens, uint32_t n,
+                                                cuzk_error *err)
+{
+    return from_bytes(out, p, randomness, miner_id, k, blobs, lens, n, true, err);
+}
+
 cuzk_status fc_post_partition_synthesize(cs_t *cs, const fc_post_partition *part, cuzk_error *err)
 {
+    if (part->public_only)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG,
+                         "%s: the partition was read for verification only (its inclusion proofs were not checked "
+                         "against the challenges): it cannot be synthesized",
+                         part->proof->name);
     return fc_post_synthesize(cs, &part->shape, part->sectors, part->nsectors, err);
 }
 

@@ -85,8 +85,10 @@ cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *e
         free(blobs), free(lens);
         return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
     }
-    st = fc_post_partition_from_bytes(part, p, rand, req->miner_id, winning ? 0 : req->partition_index, blobs, lens, n,
-                                      err);
+    /* verify-only: the vanilla proofs give the public side; whether the proof holds for the
+     * request's randomness and partition is the verification's answer */
+    st = (req->verify_only ? fc_post_partition_public_from_bytes : fc_post_partition_from_bytes)(
+        part, p, rand, req->miner_id, winning ? 0 : req->partition_index, blobs, lens, n, err);
     free(blobs), free(lens);
     if (st) {
         free(part);
