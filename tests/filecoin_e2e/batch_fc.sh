@@ -6,7 +6,12 @@
 #    bytes, the model's peak RSS); the pool's one buffer and the model's a/b/c share are
 #    3 x 32 bytes x the circuit's domain (the next power of two of constraints + inputs, from
 #    circuit-info); every counter at zero at the end;
-#  - WinningPoSt 2 KiB from a vanilla proof file, one in-process run without the pool.
+#  - WinningPoSt 2 KiB from a vanilla proof file, one in-process run without the pool; then
+#    --sweep-pw 1 --pce: the serial row records the PCE into the cache directory (the file
+#    appears there), the pipeline row maps it; every partition of both rows synthesized
+#    through it, the proofs verified, every counter at zero once the PCE is released;
+#  - SnapDeals 2 KiB from a vanilla file (gen-vanilla snap) with its public side;
+#  - --pce refused for a kind without PCEs (synthetic).
 # Usage: batch_fc.sh CUZK_BENCH CUZK PARAMS
 set -uo pipefail
 bench=$1 cuzk=$2 params=$3
@@ -52,6 +57,38 @@ json=$(tail -n 1 <<<"$out")
 check "winning-post batch exits 0 (rc $rc: $(tail -n 3 "$tmp/err"))" '[[ $rc -eq 0 ]]'
 check "winning-post: 2 proofs verified, no pool" \
   '[[ $(jq "select(.proofs == 2 and .verified == 2 and (.abc_pool.on | not) and .abc_pool.peak_total_bytes == 0)" <<<"$json") != "" ]]'
+
+# --pce: recorded by the first row (the serial one) into --cache-dir, mapped by the next
+out=$("$bench" batch --kind winning-post --vanilla "$tmp/win.bin" --registered-proof 0 --miner 1000 --randomness $R \
+  --param-cache "$params" --cache-dir "$tmp/pce" --count 2 -j 2 --threads 2 --sweep-pw 1 --abc-pool --pce \
+  --json --quiet 2>"$tmp/err")
+rc=$?
+json=$(tail -n 1 <<<"$out")
+check "winning-post --pce sweep exits 0 (rc $rc: $(tail -n 3 "$tmp/err"))" '[[ $rc -eq 0 ]]'
+check "the PCE file was written in the cache directory" 'compgen -G "$tmp/pce/*.cuzkpce" >/dev/null'
+check "--pce: both rows ready, every partition (2 proofs x 1) through the PCE, all verified" \
+  '[[ $(jq "[.sweep[] | select(.pce.on and .pce.state == \"ready\" and .pce.partitions == 2 and .verified == 2)] | length" <<<"$json") -eq 2 ]]'
+check "--pce: recorded by the serial row, mapped (not recorded again) by the pipeline row" \
+  '[[ $(jq -c "[.sweep[] | .pce.recorded]" <<<"$json") == "[1,0]" ]]'
+check "--pce: the model counts the mapped PCE, the counters end at zero" \
+  '[[ $(jq "[.sweep[] | select(.model.pce_bytes == .pce.mapped_bytes and .pce.mapped_bytes > 0)] | length" <<<"$json") -eq 2 &&
+     $(jq "[.sweep[1:][] | .counters_at_end[] | select(. != 0)] | length" <<<"$json") -eq 0 ]]'
+out=$("$bench" batch --kind synthetic --pce --quiet 2>&1)
+rc=$?
+check "--pce refused for the synthetic kind (rc $rc)" '[[ $rc -eq 2 ]] && grep -q -- "--pce is for the Filecoin kinds" <<<"$out"'
+
+# SnapDeals 2 KiB from a vanilla file, its public side from gen-vanilla's summary
+"$bench" gen-vanilla snap --registered-proof 0 --format blobs -o "$tmp/snap.json" >"$tmp/snap.sum" ||
+  { echo "FAIL: gen-vanilla snap"; exit 1; }
+S=(--registered-proof 0 --comm-r-old "$(jq -r .comm_r_old "$tmp/snap.sum")" --comm-r-new "$(jq -r .comm_r_new "$tmp/snap.sum")"
+   --comm-d-new "$(jq -r .comm_d_new "$tmp/snap.sum")")
+out=$("$bench" batch --kind snap --vanilla "$tmp/snap.json" "${S[@]}" --param-cache "$params" --cache-dir "$tmp/cache" \
+  --count 1 -j 1 --threads 2 --abc-pool --json --quiet 2>"$tmp/err")
+rc=$?
+json=$(tail -n 1 <<<"$out")
+check "snap batch exits 0 (rc $rc: $(tail -n 3 "$tmp/err"))" '[[ $rc -eq 0 ]]'
+check "snap: every partition proof verified, a pool buffer used" \
+  '[[ $(jq "select(.proofs == 1 and .partitions >= 1 and .verified == .partitions and .abc_pool.created == 1)" <<<"$json") != "" ]]'
 
 # a missing input is refused before anything runs
 out=$("$bench" batch --kind porep --param-cache "$params" --json --quiet 2>&1)

@@ -5,7 +5,8 @@
  * each in a fresh process (cuzk-bench executed again with --row: its peak RSS is the
  * child's own, from getrusage), plus a "serial" baseline row that proves the same
  * partitions one at a time without the pipeline. Kinds: the built-in synthetic circuit, a
- * circom circuit, and real Filecoin proofs (batch_fc.h). */
+ * circom circuit, and real Filecoin proofs (batch_fc.h), those optionally synthesized through
+ * their PCE (--pce). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ typedef struct {
     uint64_t budget; /* 0 = auto */
     const char *r1cs, *zkey, *wtns;
     const char *sweep;
-    int json, quiet, abc_pool;
+    int json, quiet, abc_pool, pce;
     backend_config backend; /* --backend, --device */
     uint32_t device;
     batch_fc_opts fc;  /* the Filecoin kinds' inputs */
@@ -219,8 +220,10 @@ static void use_pool(circuit_t *c, cuzk_abc_pool *pool)
  * working set (the kind's estimate, which the budget reserves); up to one a finalizer
  * pending finish holds it less a/b/c; never more partitions than the jobs in flight have.
  * serial: one partition at a time. Pool buffers are within these a/b/c shares. standing:
- * what the backend holds for the engine's lifetime (a GPU backend's pinned staging). */
-static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint64_t standing)
+ * what the backend holds for the engine's lifetime (a GPU backend's pinned staging). pce:
+ * the PCE's mapped file (--pce; read whole by every partition's products). The partition
+ * estimate is the kind's (direct synthesis'); a partition through the PCE holds no more. */
+static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint64_t standing, uint64_t pce)
 {
     cuzk_partition_estimate est = {0};
     cuzk_error err = {0};
@@ -233,9 +236,9 @@ static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint6
     uint64_t pending = serial ? 0 : o->finalizers;
     pending = pending < in_flight - whole ? pending : in_flight - whole;
     uint64_t peak =
-        c->model_base + standing + whole * est.total_bytes + pending * (est.total_bytes - est.abc_bytes);
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "base_bytes", (json_int_t)c->model_base,
-                     "standing_bytes", (json_int_t)standing, "partition_bytes",
+        c->model_base + standing + pce + whole * est.total_bytes + pending * (est.total_bytes - est.abc_bytes);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "base_bytes", (json_int_t)c->model_base,
+                     "standing_bytes", (json_int_t)standing, "pce_bytes", (json_int_t)pce, "partition_bytes",
                      (json_int_t)est.total_bytes, "partition_abc_bytes", (json_int_t)est.abc_bytes,
                      "whole_partitions", (json_int_t)whole, "pending_partitions", (json_int_t)pending,
                      "peak_rss_bytes", (json_int_t)peak);
@@ -273,6 +276,12 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     cuzk_counter_value ctr0[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, ctr0);
     const uint64_t standing = (uint64_t)ctr0[CUZK_CTR_MEMORY_USED_BYTES].current;
+    if (o->pce && batch_fc_use_pce(&c->fc, cuzk_engine_budget(e))) {
+        json_decref(batch_fc_pce_stop(&c->fc));
+        cuzk_engine_destroy(e);
+        backend_close(bk);
+        return NULL;
+    }
     double *lat = calloc(o->count, sizeof *lat);
     unsigned submitted = 0, done = 0, verified = 0, failed = 0;
     double t0 = bench_now();
@@ -307,6 +316,8 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     }
     double elapsed = bench_now() - t0;
     cuzk_engine_wait_idle(e, 60000, &err);
+    /* the PCE's figures, then its mapping's charge returned to the budget */
+    json_t *pce = batch_fc_pce_stop(&c->fc);
     /* the pool's figures at the end, then its free buffers given back, after which every
      * counter must be zero */
     cuzk_abc_pool_stats ps = {0};
@@ -321,6 +332,7 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     snprintf(desc, sizeof desc, "%s", backend_describe(bk));
     backend_close(bk);
     if (bad || done < o->count) {
+        json_decref(pce);
         free(lat);
         return NULL;
     }
@@ -346,7 +358,9 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                                                  (json_int_t)ctr[CUZK_CTR_POOL_IN_USE_BYTES].peak, "created",
                                                  (json_int_t)ps.created, "reused", (json_int_t)ps.reused,
                                                  "hugepage_refused", (json_int_t)ps.hugepage_refused));
-    json_object_set_new(j, "model", memory_model(o, c, 0, standing));
+    uint64_t pce_bytes = (uint64_t)json_integer_value(json_object_get(pce, "mapped_bytes"));
+    json_object_set_new(j, "model", memory_model(o, c, 0, standing, pce_bytes));
+    json_object_set_new(j, "pce", pce);
     free(lat);
     return j;
 }
@@ -362,6 +376,11 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
     cuzk_error err = {0};
     atomic_bool cancel = false;
     unsigned verified = 0;
+    if (o->pce && batch_fc_use_pce(&c->fc, NULL)) {
+        json_decref(batch_fc_pce_stop(&c->fc));
+        backend_close(bk);
+        return NULL;
+    }
     double *lat = calloc(o->count, sizeof *lat);
     double t0 = bench_now();
     for (unsigned j = 0; j < o->count; j++) {
@@ -383,6 +402,7 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
                 verified++;
             if (st) {
                 fprintf(stderr, "cuzk-bench batch: serial: %s\n", err.msg);
+                json_decref(batch_fc_pce_stop(&c->fc));
                 free(lat);
                 backend_close(bk);
                 return NULL;
@@ -399,7 +419,10 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
                           "p95_latency_s", percentile(lat, o->count, 95), "peak_rss_bytes",
                           (json_int_t)bench_peak_rss());
     json_object_set_new(r, "backend", json_string(backend_describe(bk)));
-    json_object_set_new(r, "model", memory_model(o, c, 1, 0));
+    json_t *pce = batch_fc_pce_stop(&c->fc);
+    json_object_set_new(r, "model", memory_model(o, c, 1, 0,
+                                                 (uint64_t)json_integer_value(json_object_get(pce, "mapped_bytes"))));
+    json_object_set_new(r, "pce", pce);
     backend_close(bk);
     free(lat);
     return r;
@@ -515,7 +538,8 @@ static const char USAGE[] =
     "                        [--r1cs F --zkey F --wtns F] [--backend auto|cpu|cuda|opencl] [--device N]\n"
     "                        [--c1 FILE | --vanilla FILE...] [--param-cache DIR] [--cache-dir DIR]\n"
     "                        [--registered-proof ID] [--miner ACTOR] [--randomness HEX] [--partition K]\n"
-    "                        [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--abc-pool] [--json] [--quiet]\n"
+    "                        [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--abc-pool] [--pce]\n"
+    "                        [--json] [--quiet]\n"
     "  synthetic: a built-in circuit of 2^K rows (test parameters made at start)\n"
     "  r1cs:      a circom circuit + snarkjs zkey; every partition proves the given witness\n"
     "  porep:     the C2 of a C1 output (--c1; any wire form), its partitions as the job's\n"
@@ -524,6 +548,8 @@ static const char USAGE[] =
     "  Filecoin parameters: the official v28 files in --param-cache (default as cuzk c2)\n"
     "  --sweep-pw: a serial row and one row per PW, each in a fresh process (peak RSS its own)\n"
     "  --abc-pool: partitions' a/b/c from the engine's reused buffer pool\n"
+    "  --pce:      Filecoin kinds: synthesis through the PCE in --cache-dir, recorded there by the\n"
+    "              first row when missing (as the daemon's [srs] pce), ready before any proof is timed\n"
     "  every row shows the memory model's peak RSS beside the measured one (\"model\")\n";
 
 /* A byte count: digits with an optional KiB/MiB/GiB/TiB suffix, >= 1. */
@@ -670,6 +696,8 @@ int bench_batch(int argc, char **argv)
             o.quiet = 1;
         else if (!strcmp(a, "--abc-pool"))
             o.abc_pool = 1;
+        else if (!strcmp(a, "--pce"))
+            o.pce = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(USAGE, stdout);
             return 0;
@@ -723,6 +751,11 @@ int bench_batch(int argc, char **argv)
                 o.sweep);
         bad = 1;
     }
+    if (!bad && o.pce && !batch_fc_type(o.kind)) {
+        fprintf(stderr, "cuzk-bench batch: --pce is for the Filecoin kinds (porep, window-post, winning-post, snap), not '%s'\n",
+                o.kind);
+        bad = 1;
+    }
     if (bad)
         return 2;
     if (o.row)
@@ -760,9 +793,9 @@ int bench_batch(int argc, char **argv)
     if (json_array_size(rows) > 0) {
         long long parts = json_integer_value(json_object_get(json_array_get(rows, 0), "partitions"));
         if (batch_fc_type(o.kind))
-            fprintf(tbl, "%s proof of %s, %lld partitions x %u proofs, j=%u, prover threads %u, a/b/c pool %s\n",
+            fprintf(tbl, "%s proof of %s, %lld partitions x %u proofs, j=%u, prover threads %u, a/b/c pool %s, PCE %s\n",
                     o.kind, o.fc.nfiles ? o.fc.files[0] : "-", parts, o.count, o.jobs, o.threads,
-                    o.abc_pool ? "on" : "off");
+                    o.abc_pool ? "on" : "off", o.pce ? "on" : "off");
         else
             fprintf(tbl, "%s circuit, 2^%u rows, %lld partitions x %u proofs, j=%u, prover threads %u, a/b/c pool %s\n",
                     o.kind, o.log_rows, parts, o.count, o.jobs, o.threads, o.abc_pool ? "on" : "off");

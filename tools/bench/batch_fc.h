@@ -1,13 +1,16 @@
 /* cuzk-bench batch's Filecoin kinds (tools/bench/batch_fc.c): one real proof request (a PoRep
  * C1, or PoSt / SnapDeals vanilla proofs with their public side) bound to its parameters,
- * proved as the same job `count` times. */
+ * proved as the same job `count` times, optionally synthesized through the PCE (--pce). */
 #ifndef CUZK_TOOLS_BENCH_BATCH_FC_H
 #define CUZK_TOOLS_BENCH_BATCH_FC_H
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "kinds/filecoin/fc_inputs.h"
 #include "kinds/filecoin/fc_job.h"
+#include "kinds/filecoin/fc_pce.h"
 
 typedef struct {
     fc_job_type type;             /* from --kind porep|window-post|winning-post|snap */
@@ -31,6 +34,8 @@ typedef struct {
     fc_srs *srs;
     fc_job *job;
     uint64_t params_bytes; /* the parameters' mapped point cache */
+    fc_pce_mgr *pce;       /* batch_fc_use_pce .. batch_fc_pce_stop */
+    uint32_t pce_before;   /* fc_job_pce_partitions when the PCE was attached */
 } batch_fc;
 
 /* The fc_job_type of a --kind name, or 0 when it names none. */
@@ -39,5 +44,20 @@ fc_job_type batch_fc_type(const char *kind);
  * -1; 0 on success). Free with batch_fc_free even after a failure. */
 int batch_fc_load(batch_fc *f, const batch_fc_opts *o);
 void batch_fc_free(batch_fc *f);
+
+/* --pce: synthesize f's partitions through the PCE kept in the point-cache directory
+ * (--cache-dir, "<circuit>-<key>.cuzkpce"), as the daemon's [srs] pce does, with the
+ * daemon's settings (recorded when missing, one products thread a partition) but not in the
+ * background: the PCE is mapped, or recorded by this first use, here, before any proof is
+ * timed, so every partition of the row goes through it. `budget` (the engine's; NULL for
+ * the serial row) is charged its mapping. -1 after a message on stderr when the PCE cannot
+ * be made ready (the entry's error named); 0 when ready (or when the kind has no PCE shape:
+ * fc_job_use_pce ignores the manager, and the row's state says "no PCE shape"). */
+int batch_fc_use_pce(batch_fc *f, cuzk_budget *budget);
+/* The row's PCE figures (JSON object: state, mapped bytes, record / load ms, partitions
+ * synthesized through it since batch_fc_use_pce), then the PCE detached and its manager
+ * destroyed (its budget charge returned). Call once no partition of the job is in flight.
+ * {"on": false} without batch_fc_use_pce. */
+json_t *batch_fc_pce_stop(batch_fc *f);
 
 #endif
