@@ -98,7 +98,7 @@ def same_as_cpu(what, device_proof, argv):
           (what, (p.stdout + p.stderr)[-300:]))
 
 
-same_as_cpu("porep", pf, ["c2", c1])
+same_as_cpu("porep", pf, ["c2", "--test-hooks", c1])
 
 R = bytes(range(32))[:31] + b"\x00"
 win = gen("winning-post", "--registered-proof", "0", "--miner", "1000", "--sectors", "1", "--randomness", R.hex(),
@@ -113,7 +113,7 @@ open(wp, "wb").write(r.proof)
 ok, msg = verify("verify-post", "--kind", "winning", "--registered-proof", "0", "--miner", "1000", "--randomness",
                  R.hex(), wp, wf)
 check(ok, "verify-post of the device's WinningPoSt proof: %s" % msg)
-same_as_cpu("winning", wp, ["post", "--kind", "winning", "--registered-proof", "0", "--miner", "1000", "--randomness",
+same_as_cpu("winning", wp, ["post", "--test-hooks", "--kind", "winning", "--registered-proof", "0", "--miner", "1000", "--randomness",
                             R.hex(), wf])
 del os.environ["CUZK_TEST_FIXED_RS"]
 

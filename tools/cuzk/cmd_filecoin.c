@@ -50,6 +50,8 @@ static const char USAGE_C2[] =
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
     "  --pce: synthesize through the circuit's pre-compiled constraint evaluator in --cache-dir\n"
     "  (recorded there first when missing, stale or corrupt; witness-only synthesis + sparse products).\n"
+    "  --test-hooks: TESTS ONLY: honour CUZK_TEST_FIXED_RS (a fixed r, s: not zero-knowledge)\n"
+    "    and CUZK_GPU_FAIL, as cuzk prove --test-hooks does.\n"
     "  --backend: the prover backend (default auto: CUDA devices, else OpenCL GPUs, else the CPU;\n"
     "  opencl also takes OpenCL CPU devices such as POCL); --device N: that device of its runtime.\n"
     "  exit 0 success / valid / satisfied, 1 invalid / unsatisfied, 2 bad input or error\n";
@@ -142,6 +144,8 @@ static int parse(fc_cli *c, int argc, char **argv)
             return -1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             c->verbose = true;
+        } else if (!strcmp(a, "--test-hooks") && !c->verify) {
+            c->backend.env_test_hooks = true; /* TESTS ONLY: CUZK_TEST_FIXED_RS, CUZK_GPU_FAIL */
         } else if (!strcmp(a, "--check") && !c->verify) {
             c->check = true;
         } else if (!strcmp(a, "--synth-only") && !c->verify) {
