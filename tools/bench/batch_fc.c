@@ -79,6 +79,16 @@ int batch_fc_load(batch_fc *f, const batch_fc_opts *o)
     return 0;
 }
 
+/* Detach the job from its PCE cache and destroy the cache (no-op without one). */
+static void pce_detach(batch_fc *f)
+{
+    if (!f->pce)
+        return;
+    fc_job_use_pce(f->job, NULL, &(cuzk_error){0});
+    fc_pce_destroy(f->pce);
+    f->pce = NULL;
+}
+
 int batch_fc_use_pce(batch_fc *f, cuzk_budget *budget)
 {
     cuzk_error err = {0};
@@ -126,18 +136,13 @@ json_t *batch_fc_pce_stop(batch_fc *f)
         json_object_set_new(j, "state", json_string("no PCE shape"));
     }
     free(ps);
-    fc_job_use_pce(f->job, NULL, &err);
-    fc_pce_destroy(f->pce);
-    f->pce = NULL;
+    pce_detach(f);
     return j;
 }
 
 void batch_fc_free(batch_fc *f)
 {
-    if (f->pce) {
-        fc_job_use_pce(f->job, NULL, &(cuzk_error){0});
-        fc_pce_destroy(f->pce);
-    }
+    pce_detach(f);
     fc_job_free(f->job);
     fc_srs_destroy(f->srs);
     fc_input_files_free(&f->files);
