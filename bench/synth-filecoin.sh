@@ -10,20 +10,24 @@
 #           products) against direct synthesis.
 # Each run is one process under /usr/bin/time -v (user, system, peak RSS) holding
 # /work/.bigmem.lock when it exists (a 32 GiB partition's a/b/c is 12.9 GB), under nice.
-# Usage: bench/synth-filecoin.sh [--porep] [--no-window] [--pce] BUILD [BASE_BUILD]
+# --abc-pool: a/b/c from a pre-faulted engine pool buffer (for each build whose cuzk has the
+# option); --repeat N: the timed phases N times, the fastest reported (likewise).
+# Usage: bench/synth-filecoin.sh [--porep] [--no-window] [--pce] [--abc-pool] [--repeat N] BUILD [BASE_BUILD]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-porep=0 window=1 pce=()
+porep=0 window=1 pce=() newopts=()
 while [[ $# -gt 0 && $1 == --* ]]; do
   case $1 in
     --porep) porep=1 ;;
     --no-window) window=0 ;;
     --pce) pce=(--pce) ;;
+    --abc-pool) newopts+=(--abc-pool) ;;
+    --repeat) newopts+=(--repeat "$2"); shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
-[[ $# -ge 1 ]] || { echo "usage: $0 [--porep] [--no-window] [--pce] BUILD [BASE_BUILD]" >&2; exit 2; }
+[[ $# -ge 1 ]] || { echo "usage: $0 [--porep] [--no-window] [--pce] [--abc-pool] [--repeat N] BUILD [BASE_BUILD]" >&2; exit 2; }
 builds=("$(cd "$1" && pwd)")
 [[ $# -ge 2 ]] && builds+=("$(cd "$2" && pwd)")
 fix=${CUZK_FIXTURES:-$root/../shared/fixtures}
@@ -38,7 +42,9 @@ lock=()
 run() {
   local name=$1 b=$2
   shift 2
-  "${lock[@]}" nice /usr/bin/time -v -o "$work/time" "$b/cuzk" "$@" >"$work/out"
+  local extra=()
+  "$b/cuzk" c2 --help | grep -q -- --abc-pool && extra=("${newopts[@]}")
+  "${lock[@]}" nice /usr/bin/time -v -o "$work/time" "$b/cuzk" "$@" "${extra[@]}" >"$work/out"
   python3 - "$name" "$b" "$work/out" "$work/time" <<'PY'
 import json, re, sys
 name, build, out, tv = sys.argv[1:]
@@ -78,7 +84,8 @@ for name in ("window", "porep"):
         continue
     new, base = r
     out = {"run": name, "ratio": "base / build"}
-    for k in ("synthesis_cpu_s", "synthesis_s", "shape_s", "witness_s", "user_s", "sys_s", "pce_synthesis_s"):
+    for k in ("synthesis_cpu_s", "synthesis_s", "synthesis_user_s", "shape_s", "witness_s", "user_s", "sys_s",
+              "pce_synthesis_s", "pce_products_s", "pce_products_user_s"):
         if k in new and k in base and new[k] > 0:
             out[k] = round(base[k] / new[k], 2)
     print(json.dumps(out))

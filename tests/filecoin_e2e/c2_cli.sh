@@ -78,6 +78,19 @@ assert r["a_dense"] <= 40 + 3842449 and 0 < r["b_dense"] < r["a_dense"], r
 assert r["pce_rows_hold"] is True and 0 < r["pce_size_bytes"] <= r["pce_bytes"] and r["pce_speedup"] > 0, r
 PY
 ok
+# --abc-pool --repeat 2: one pre-faulted pool buffer serves both direct syntheses and both PCE
+# products (created once, reused four times), every phase with its user / system seconds
+out=$("$cuzk" c2 "$c1" --synth-only --pce --abc-pool --repeat 2)
+python3 - "$out" <<'PY' || fail "synth-only --abc-pool: $out"
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["abc_pool"] is True and r["repeats"] == 2 and r["pool_created"] == 1 and r["pool_reused"] == 4, r
+assert r["pce_rows_hold"] is True and r["a_dense"] <= 40 + 3842449, r
+for p in ("shape", "witness", "synthesis", "pce_record", "pce_products"):
+    assert r[p + "_s"] > 0 and r[p + "_user_s"] > 0 and r[p + "_sys_s"] >= 0, (p, r)
+PY
+ok
+expect_rc 2 "--abc-pool and --repeat go with --synth-only" "$cuzk" c2 "$c1" --check --abc-pool
 
 # tampered copies: offsets from an independent walk of the bincode layout
 declare -A off

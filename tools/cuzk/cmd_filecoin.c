@@ -25,6 +25,7 @@
 #include "kinds/filecoin/fc_inputs.h"
 #include "filecoin/core/vanilla.h"
 #include "groth16/bellperson_params.h"
+#include "synth_only.h"
 
 #define MAX_FILES 4096
 
@@ -32,7 +33,7 @@ static const char USAGE_C2[] =
     "usage: cuzk c2 C1FILE -o PROOF [--param-cache DIR] [--cache-dir DIR] [--miner ID] [--sector N]\n"
     "              [--pce] [--threads N] [--backend auto|cpu|cuda|opencl] [--device N] [-v]\n"
     "       cuzk c2 C1FILE --check\n"
-    "       cuzk c2 C1FILE --synth-only [--witness-only] [--partition K]\n"
+    "       cuzk c2 C1FILE --synth-only [--witness-only] [--partition K] [--pce] [--abc-pool] [--repeat N]\n"
     "       cuzk verify-c2 C1FILE PROOF [--param-cache DIR]\n"
     "  C1FILE: a PoRep commit-phase-1 output (Curio's envelope, serde JSON, or bincode).\n"
     "  c2 proves every partition (self-verified) and writes the concatenated 192-byte\n"
@@ -46,6 +47,11 @@ static const char USAGE_C2[] =
     "  a/b/c allocated: a 32 GiB partition measures in about 1 GB). --synth-only --pce also\n"
     "  records the PCE in memory and times its products from the compact witness on one thread\n"
     "  (PCE + a/b/c resident: about 19 GB at 32 GiB), with the speed-up over direct synthesis.\n"
+    "  Each phase is reported in wall, user and system seconds of the synthesizing thread;\n"
+    "  --abc-pool takes a/b/c from an engine a/b/c pool (one buffer pre-faulted before any\n"
+    "  timing and reused, as the daemon's [memory] abc_pool) instead of fresh malloc'ed\n"
+    "  buffers; --repeat N runs the direct synthesis and the PCE products N times (the fastest\n"
+    "  reported). post and snap take the same --synth-only options.\n"
     "  Parameters: the official v28 file names in --param-cache (default: $FIL_PROOFS_PARAMETER_CACHE,\n"
     "  else /var/tmp/filecoin-proof-parameters); point caches in --cache-dir.\n"
     "  --pce: synthesize through the circuit's pre-compiled constraint evaluator in --cache-dir\n"
@@ -81,7 +87,8 @@ static const char USAGE_SNAP[] =
 typedef struct {
     const char *cmd, *usage;
     fc_job_type type;
-    bool verify, check, verbose, synth_only, witness_only, pce;
+    bool verify, check, verbose, synth_only, witness_only, pce, abc_pool;
+    unsigned repeats; /* --repeat N of --synth-only */
     uint32_t synth_partition;
     const char *out, *param_cache, *cache_dir;
     unsigned threads;
@@ -154,6 +161,14 @@ static int parse(fc_cli *c, int argc, char **argv)
             c->witness_only = true;
         } else if (!strcmp(a, "--pce") && !c->verify) {
             c->pce = true;
+        } else if (!strcmp(a, "--abc-pool") && !c->verify) {
+            c->abc_pool = true;
+        } else if (!strcmp(a, "--repeat") && !c->verify) {
+            NEEDV();
+            uint64_t r;
+            if (!parse_u64(v, &r) || r < 1 || r > 100)
+                return usage_error(c, "--repeat needs an integer in 1..100, got '%s'", v);
+            c->repeats = (unsigned)r;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && !c->verify) {
             NEEDV();
             c->out = v;
@@ -234,6 +249,8 @@ static int parse(fc_cli *c, int argc, char **argv)
         return usage_error(c, "%s", "--pce applies to proving (-o) and --synth-only");
     if (c->witness_only && !c->synth_only)
         return usage_error(c, "%s", "--witness-only goes with --synth-only");
+    if ((c->abc_pool || c->repeats) && !c->synth_only)
+        return usage_error(c, "%s", "--abc-pool and --repeat go with --synth-only");
     if (c->type != FC_JOB_POREP && !has_rp)
         return usage_error(c, "%s", "--registered-proof is required");
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
@@ -295,175 +312,6 @@ static int run_check(fc_cli *c, const fc_job *job)
     }
     cli_progress_stop(pg);
     printf("{\"partitions\":%u,\"constraints\":%llu,\"satisfied\":true}\n", n, (unsigned long long)total);
-    return CLI_OK;
-}
-
-static uint64_t peak_rss(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
-typedef struct {
-    double record_s, products_s;
-    uint64_t size;
-    bool rows_hold;
-} synth_pce_timing;
-
-/* --synth-only --pce: record partition k's PCE in memory (sized by the shape pass `n`), then
- * a, b, c of `rows` elements from the compact witness (in, aux) on one thread, as the
- * engine's PCE path does; the rows' a*b = c check runs after the timing. */
-static cuzk_status synth_only_pce(const fc_job *job, uint32_t k, const cs_counts *n, uint64_t rows, const fr_t *in,
-                                  uint64_t ni, const cs_witness *aux, synth_pce_timing *out, cuzk_error *err)
-{
-    cs_t cs;
-    cs_pce pce = {0};
-    cs_pce_identity id;
-    memset(&id, 0, sizeof id);
-    fc_job_circuit_name(job, id.circuit, sizeof id.circuit);
-    double t0 = cli_now_ms();
-    cuzk_status st = cs_init_record_pce(&cs, n);
-    if (st)
-        *err = cs.err;
-    else if (!(st = fc_job_synthesize(job, k, &cs, err)) && (st = cs_take_pce(&cs, &id, &pce)))
-        *err = cs.err;
-    cs_free(&cs);
-    out->record_s = (cli_now_ms() - t0) / 1e3;
-    if (st)
-        return st;
-    out->size = cs_pce_size(&pce);
-    fr_t *v[3];
-    for (int i = 0; i < 3; i++)
-        v[i] = malloc(rows * sizeof(fr_t));
-    if (!v[0] || !v[1] || !v[2]) {
-        st = cuzk_fail(err, CUZK_E_NOMEM, "out of memory for a/b/c of %llu rows", (unsigned long long)rows);
-    } else {
-        double t1 = cli_now_ms();
-        st = cs_pce_eval_compact(&pce, in, ni, aux, v[0], v[1], v[2], 1, err);
-        out->products_s = (cli_now_ms() - t1) / 1e3;
-        uint64_t bad = 0;
-        out->rows_hold = !st && cs_pce_rows_hold(&pce, v[0], v[1], v[2], 1, &bad);
-    }
-    for (int i = 0; i < 3; i++)
-        free(v[i]);
-    cs_pce_free(&pce);
-    return st;
-}
-
-/* CPU seconds of the calling thread (what one-thread synthesis costs, whatever the load). */
-static double thread_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* One partition's synthesis as the prover does it: CS_SHAPE for the sizes, then CS_PROVE
- * with exact buffers on this thread, then the hand-over of a/b/c, witness and densities. */
-static int run_synth_only(fc_cli *c, const fc_job *job)
-{
-    uint32_t k = c->type == FC_JOB_POREP || c->type == FC_JOB_SNAP ? c->synth_partition : 0;
-    cuzk_error err = {0};
-    cs_t cs;
-    double t0 = cli_now_ms();
-    cuzk_status st = cs_init(&cs, CS_SHAPE, 0);
-    if (!st)
-        st = fc_job_synthesize(job, k, &cs, &err);
-    cs_counts n;
-    cs_get_counts(&cs, &n);
-    cs_free(&cs);
-    double t_shape = cli_now_ms() - t0;
-    if (st) {
-        err.code = st;
-        return cli_fail(c->cmd, &err);
-    }
-    uint64_t rows = 1;
-    while (rows < n.constraints + n.inputs)
-        rows <<= 1;
-    cs_prove_hint h = {rows, n.inputs, n.aux, NULL};
-    /* witness only, compact: what the PCE path synthesizes and the prover keeps */
-    double tw = cli_now_ms();
-    fr_t *in = NULL;
-    uint64_t ni = 0;
-    cs_witness aux = {0};
-    st = cs_init_witness(&cs, &h, CS_COMPACT_AUX);
-    if (st)
-        err = cs.err;
-    else if (!(st = fc_job_synthesize(job, k, &cs, &err)) && (st = cs_take_witness_compact(&cs, &in, &ni, &aux)))
-        err = cs.err;
-    cs_free(&cs);
-    double t_wit = cli_now_ms() - tw;
-    if (st) {
-        err.code = st;
-        return cli_fail(c->cmd, &err);
-    }
-    uint64_t nv = n.inputs + n.aux, abc = 3 * rows * sizeof(fr_t), wit = nv * sizeof(fr_t), dens = 2 * (nv / 64 + 1) * 8;
-    uint64_t compact = cs_witness_bytes(&aux) + ni * sizeof(fr_t), big = aux.n_big;
-    if (!c->pce) {
-        free(in);
-        cs_witness_free(&aux);
-    }
-    double t_synth = 0, cpu_synth = 0;
-    uint64_t a_count = 0, b_count = 0;
-    if (!c->witness_only) {
-        double t1 = cli_now_ms(), c1 = thread_cpu_s();
-        st = cs_init_prove(&cs, &h, CS_COMPACT_AUX); /* as the engine's direct synthesis */
-        if (st)
-            err = cs.err;
-        else
-            st = fc_job_synthesize(job, k, &cs, &err);
-        t_synth = cli_now_ms() - t1;
-        cpu_synth = thread_cpu_s() - c1;
-        cs_assignment as;
-        if (!st && (st = cs_take_assignment(&cs, rows, &as)))
-            err = cs.err;
-        cs_free(&cs);
-        if (st) {
-            free(in);
-            cs_witness_free(&aux);
-            err.code = st;
-            return cli_fail(c->cmd, &err);
-        }
-        a_count = as.a_count;
-        b_count = as.b_count;
-        cs_assignment_free(&as);
-    }
-    synth_pce_timing pt = {0};
-    if (c->pce) {
-        st = synth_only_pce(job, k, &n, rows, in, ni, &aux, &pt, &err);
-        free(in);
-        cs_witness_free(&aux);
-        if (st) {
-            err.code = st;
-            return cli_fail(c->cmd, &err);
-        }
-    }
-    printf("{\"partition\":%u,\"constraints\":%llu,\"inputs\":%llu,\"aux\":%llu,\"domain\":%llu,"
-           "\"shape_s\":%.3f,\"witness_s\":%.3f,\"abc_bytes\":%llu,\"witness_bytes\":%llu,"
-           "\"witness_compact_bytes\":%llu,\"witness_big\":%llu,\"density_bytes\":%llu,\"pce_bytes\":%llu",
-           k, (unsigned long long)n.constraints, (unsigned long long)n.inputs, (unsigned long long)n.aux,
-           (unsigned long long)rows, t_shape / 1e3, t_wit / 1e3, (unsigned long long)abc, (unsigned long long)wit,
-           (unsigned long long)compact, (unsigned long long)big, (unsigned long long)dens,
-           (unsigned long long)cs_pce_bytes(&n));
-    if (!c->witness_only)
-        printf(",\"synthesis_s\":%.3f,\"synthesis_cpu_s\":%.3f,\"a_dense\":%llu,\"b_dense\":%llu", t_synth / 1e3, cpu_synth,
-               (unsigned long long)a_count, (unsigned long long)b_count);
-    if (c->pce) {
-        double pce_s = t_wit / 1e3 + pt.products_s;
-        printf(",\"pce_record_s\":%.3f,\"pce_size_bytes\":%llu,\"pce_products_s\":%.3f,\"pce_synthesis_s\":%.3f,"
-               "\"pce_rows_hold\":%s",
-               pt.record_s, (unsigned long long)pt.size, pt.products_s, pce_s, pt.rows_hold ? "true" : "false");
-        if (!c->witness_only)
-            printf(",\"pce_speedup\":%.2f", t_synth / 1e3 / pce_s);
-    }
-    printf(",\"peak_rss_bytes\":%llu}\n", (unsigned long long)peak_rss());
     return CLI_OK;
 }
 
@@ -655,7 +503,9 @@ static int run(fc_cli *c, int argc, char **argv)
     } else if (c->check) {
         r = run_check(c, job);
     } else if (c->synth_only) {
-        r = run_synth_only(c, job);
+        synth_only_opts so = {c->cmd, c->type == FC_JOB_POREP || c->type == FC_JOB_SNAP ? c->synth_partition : 0,
+                              c->witness_only, c->pce, c->abc_pool, c->repeats};
+        r = synth_only_run(&so, job);
     } else if (c->verify) {
         r = run_verify(c, srs, job);
     } else {
