@@ -109,8 +109,15 @@ static inline void cs_lc_add_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, &FR_ONE
 static inline void cs_lc_sub_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, cs_neg_one()); }
 /* lc += scale * src (scale NULL means 1). src is not modified. */
 void cs_lc_add_lc(cs_lc *lc, const cs_lc *src, const fr_t *scale);
-/* Sort by variable (inputs after aux in the cs_var order), merge repeats, drop zeros. */
-void cs_lc_normalize(cs_lc *lc);
+/* Sort by variable (inputs after aux in the cs_var order), merge repeats, drop zeros.
+ * Inline: most LCs are built in normal form and need nothing (cs_lc_normalize_slow: the
+ * others). */
+void cs_lc_normalize_slow(cs_lc *lc);
+static inline void cs_lc_normalize(cs_lc *lc)
+{
+    if (!lc->normal)
+        cs_lc_normalize_slow(lc);
+}
 
 /* 2^k as an Fr coefficient, k < 256. */
 const fr_t *cs_pow2(unsigned k);

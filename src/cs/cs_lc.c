@@ -1,5 +1,6 @@
 /* Linear combinations: append, merge, coefficient helpers. Contracts in cs.h. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,8 @@ static fr_t g_pow2[256];
 static fr_t g_neg_one;
 static fr_t g_small[2 * CS_SMALL_INT_MAX + 1]; /* -MAX .. MAX */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* set (release) once the tables are built: the hot accessors skip pthread_once after that */
+static atomic_bool g_ready;
 
 static void coeff_init(void)
 {
@@ -22,11 +25,18 @@ static void coeff_init(void)
         fr_add(&zero[k], &zero[k - 1], &FR_ONE);
         fr_neg(&zero[-k], &zero[k]);
     }
+    atomic_store_explicit(&g_ready, true, memory_order_release);
+}
+
+static inline void coeff_ready(void)
+{
+    if (!atomic_load_explicit(&g_ready, memory_order_acquire))
+        pthread_once(&g_once, coeff_init);
 }
 
 const fr_t *cs_small_int(int v)
 {
-    pthread_once(&g_once, coeff_init);
+    coeff_ready();
     if (v < -CS_SMALL_INT_MAX || v > CS_SMALL_INT_MAX)
         v = 0;
     return &g_small[v + CS_SMALL_INT_MAX];
@@ -34,13 +44,13 @@ const fr_t *cs_small_int(int v)
 
 const fr_t *cs_pow2(unsigned k)
 {
-    pthread_once(&g_once, coeff_init);
+    coeff_ready();
     return &g_pow2[k & 255];
 }
 
 const fr_t *cs_neg_one(void)
 {
-    pthread_once(&g_once, coeff_init);
+    coeff_ready();
     return &g_neg_one;
 }
 
@@ -226,7 +236,13 @@ typedef struct {
     uint64_t *keys; /* 2 cap */
     cs_term *terms; /* cap */
     size_t cap;
+    uint64_t *seen;  /* dense path: one bit per variable of the range (range_cap / 64 words) */
+    uint32_t *slot;  /* dense path: a variable's term in `terms` (range_cap) */
+    size_t range_cap;
 } sort_scratch;
+
+/* this thread's scratch once made (also held by g_scratch_key, which frees it at exit) */
+static _Thread_local sort_scratch *tl_scratch;
 
 static pthread_key_t g_scratch_key;
 static pthread_once_t g_scratch_once = PTHREAD_ONCE_INIT;
@@ -237,6 +253,8 @@ static void scratch_free(void *p)
     sort_scratch *s = p;
     free(s->keys);
     free(s->terms);
+    free(s->seen);
+    free(s->slot);
     free(s);
 }
 
@@ -248,10 +266,13 @@ static void scratch_key_init(void)
 /* This thread's scratch with room for n terms; NULL when out of memory. */
 static sort_scratch *scratch_get(size_t n)
 {
+    sort_scratch *s = tl_scratch;
+    if (s && s->cap >= n)
+        return s;
     pthread_once(&g_scratch_once, scratch_key_init);
     if (!g_scratch_ok)
         return NULL;
-    sort_scratch *s = pthread_getspecific(g_scratch_key);
+    s = pthread_getspecific(g_scratch_key);
     if (!s) {
         if (!(s = calloc(1, sizeof *s)))
             return NULL;
@@ -275,7 +296,104 @@ static sort_scratch *scratch_get(size_t n)
         s->terms = t;
         s->cap = cap;
     }
+    tl_scratch = s;
     return s;
+}
+
+/* The dense path takes ranges of variables up to this many and up to DENSE_PER_TERM times
+ * the LC's length (its bitmap scan then costs about one word per term). */
+#define DENSE_RANGE_MAX (1u << 20)
+#define DENSE_PER_TERM 64u
+
+/* Room in s for a range of `range` variables; false when out of memory. */
+static bool scratch_range(sort_scratch *s, size_t range)
+{
+    if (s->range_cap >= range)
+        return true;
+    size_t cap = range < 4096 ? 4096 : range + range / 2;
+    cap = (cap + 63) & ~(size_t)63;
+    uint64_t *seen = calloc(cap / 64, sizeof *seen);
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    if (!seen || !slot) {
+        free(seen);
+        free(slot);
+        return false;
+    }
+    free(s->seen);
+    free(s->slot);
+    s->seen = seen;
+    s->slot = slot;
+    s->range_cap = cap;
+    return true;
+}
+
+/* Long LCs whose aux variables lie in a narrow range (MultiEq batches, packed bit sums),
+ * plus at most CS_ONE among the inputs: each term scattered into its variable's slot (a
+ * repeat added to the first, in position order as the sort merges them), then the range's
+ * bitmap read in ascending order, CS_ONE last (it sorts after every aux variable). Returns
+ * false, leaving lc untouched, when the LC does not qualify or the scratch cannot grow. */
+static bool normalize_dense(cs_lc *lc, sort_scratch *s)
+{
+    cs_term *t = lc->t;
+    uint32_t n = lc->n, lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cs_var v = t[i].var;
+        if (v == CS_ONE)
+            continue;
+        if (CS_VAR_IS_INPUT(v))
+            return false;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (lo > hi)
+        return false; /* only CS_ONE */
+    size_t range = (size_t)(hi - lo) + 1;
+    if (range > DENSE_RANGE_MAX || range > (size_t)DENSE_PER_TERM * n || !scratch_range(s, range))
+        return false;
+    uint64_t *seen = s->seen;
+    uint32_t *slot = s->slot;
+    cs_term *g = s->terms;
+    uint32_t m = 0;
+    bool has_one = false;
+    fr_t one = FR_ZERO;
+    for (uint32_t i = 0; i < n; i++) {
+        cs_var v = t[i].var;
+        if (v == CS_ONE) {
+            fr_add(&one, &one, &t[i].coeff);
+            has_one = true;
+            continue;
+        }
+        uint32_t d = v - lo;
+        uint64_t bit = 1ull << (d & 63);
+        if (seen[d >> 6] & bit) {
+            fr_add(&g[slot[d]].coeff, &g[slot[d]].coeff, &t[i].coeff);
+        } else {
+            seen[d >> 6] |= bit;
+            slot[d] = m;
+            g[m++] = t[i];
+        }
+    }
+    uint32_t o = 0;
+    size_t words = (range + 63) / 64;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t bits = seen[w];
+        seen[w] = 0; /* left clear for the next LC */
+        while (bits) {
+            uint32_t d = (uint32_t)(w * 64 + (unsigned)__builtin_ctzll(bits));
+            bits &= bits - 1;
+            const cs_term *x = &g[slot[d]];
+            if (!coeff_zero(&x->coeff))
+                t[o++] = *x;
+        }
+    }
+    if (has_one && !coeff_zero(&one)) {
+        t[o].var = CS_ONE;
+        t[o]._pad = 0;
+        t[o++].coeff = one;
+    }
+    lc->n = o;
+    lc->normal = true;
+    return true;
 }
 
 /* Bottom-up natural merge sort of the 8-byte keys k[0..n) (tmp: n more): long LCs are
@@ -326,7 +444,7 @@ static uint32_t merge_repeats(const cs_term *t, uint32_t n, cs_term *out)
     return o;
 }
 
-void cs_lc_normalize(cs_lc *lc)
+void cs_lc_normalize_slow(cs_lc *lc)
 {
     if (lc->normal)
         return;
@@ -363,6 +481,8 @@ void cs_lc_normalize(cs_lc *lc)
         lc->normal = true;
         return;
     }
+    if (normalize_dense(lc, s))
+        return;
     uint64_t *k = s->keys;
     for (uint32_t i = 0; i < n; i++)
         k[i] = (uint64_t)t[i].var << 32 | i;
