@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "common/file_io.h"
 #include "common/hex.h"
 #include "common/par.h"
+#include "common/sha256.h"
 #include "cs/pce.h"
 
 #define PCE_MAGIC "CUZKPCE"
@@ -111,8 +110,7 @@ typedef struct {
 static cuzk_status hash_chunk(void *arg, uint64_t i, unsigned worker, cuzk_error *err)
 {
     chunk *c = &((chunk *)arg)[i];
-    unsigned dl = 0;
-    c->ok = EVP_Digest(c->ptr, c->len, c->digest, &dl, EVP_sha256(), NULL) == 1 && dl == 32;
+    c->ok = cuzk_sha256(c->ptr, c->len, c->digest);
     return CUZK_OK;
 }
 
@@ -133,15 +131,16 @@ static cuzk_status fingerprint(const pce_header *h, const void *const sec[S_COUN
             c[k++] = (chunk){.ptr = (const uint8_t *)sec[s] + o, .len = h->len[s] - o < PCE_CHUNK ? h->len[s] - o : PCE_CHUNK};
     (void)cuzk_par_for(threads, n, hash_chunk, c, NULL);
     cuzk_status st = CUZK_OK;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned dl = 0;
-    bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
-              EVP_DigestUpdate(ctx, h, offsetof(pce_header, fingerprint)) == 1;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = c[i].ok && EVP_DigestUpdate(ctx, c[i].digest, 32) == 1;
-    if (!ok || EVP_DigestFinal_ex(ctx, out, &dl) != 1 || dl != 32)
-        st = cuzk_fail(err, CUZK_E_INTERNAL, "pce: SHA-256 unavailable in libcrypto");
-    EVP_MD_CTX_free(ctx);
+    cuzk_sha256_ctx ctx;
+    cuzk_sha256_init(&ctx);
+    cuzk_sha256_update(&ctx, h, offsetof(pce_header, fingerprint));
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        ok = ok && c[i].ok;
+        cuzk_sha256_update(&ctx, c[i].digest, 32);
+    }
+    if (!cuzk_sha256_final(&ctx, out) || !ok)
+        st = cuzk_fail(err, CUZK_E_INTERNAL, "pce: SHA-256 failed in libcrypto");
     free(c);
     return st;
 }

@@ -1,12 +1,12 @@
 /* On-disk cache of built OpenCL programs; contract in opencl_cache.h. */
 #include "gpu/opencl_cache.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/file_io.h"
+#include "common/sha256.h"
 
 #define CACHE_MAX_BYTES (512u << 20)
 
@@ -35,14 +35,12 @@ char *gpu_ocl_cache_path(const char *source, size_t len, const char *options, co
         return NULL;
     const char *parts[] = {options, info->platform, info->name, info->vendor, info->version, info->driver};
     unsigned char md[32];
-    unsigned mdlen = 0;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 && EVP_DigestUpdate(ctx, source, len) == 1;
-    for (size_t i = 0; ok && i < sizeof parts / sizeof parts[0]; i++) /* each part with its NUL */
-        ok = EVP_DigestUpdate(ctx, parts[i], strlen(parts[i]) + 1) == 1;
-    ok = ok && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == sizeof md;
-    EVP_MD_CTX_free(ctx);
-    if (!ok) {
+    cuzk_sha256_ctx ctx;
+    cuzk_sha256_init(&ctx);
+    cuzk_sha256_update(&ctx, source, len);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) /* each part with its NUL */
+        cuzk_sha256_update(&ctx, parts[i], strlen(parts[i]) + 1);
+    if (!cuzk_sha256_final(&ctx, md)) {
         free(dir);
         return NULL;
     }

@@ -5,7 +5,7 @@
  *
  * Location: $CUZK_GPU_CACHE if set ("off" or "0" disables the cache), else
  * $XDG_CACHE_HOME/cuzk/opencl, else $HOME/.cache/cuzk/opencl; no usable location disables it.
- * Entry: one file named by the SHA-256 (OpenSSL EVP) of the program source, the build options
+ * Entry: one file named by the SHA-256 (common/sha256.h) of the program source, the build options
  * and the device's identity (platform, name, vendor, device version, driver version), holding
  * the driver's binary; written atomically (common/file_io.h), so concurrent processes never see
  * half a file. A binary the driver refuses is rebuilt from source and replaced. Every cache

@@ -11,10 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/sha.h>
-
 #include "common/file_io.h"
 #include "common/par.h"
+#include "common/sha256.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
@@ -155,8 +154,8 @@ static cuzk_status identity_of(const char *path, src_identity *id, cuzk_error *e
                 st = cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
             else if (pread(fd, buf, vk_len, 0) != (ssize_t)vk_len)
                 st = cuzk_fail(err, CUZK_E_IO, "%s: short read of the vk", path);
-            else
-                SHA256(buf, vk_len, id->vk_sha);
+            else if (!cuzk_sha256(buf, vk_len, id->vk_sha))
+                st = cuzk_fail(err, CUZK_E_INTERNAL, "%s: SHA-256 of the vk failed in libcrypto", path);
             free(buf);
         }
     }

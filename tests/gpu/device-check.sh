@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The GPU device check: one command on a machine with an NVIDIA GPU, its driver and nvcc (no
-# network needed), from the repository root:
+# network needed), from the repository root. It needs only cmake, make, a C compiler and
+# python3 (no jq: the JSON work is tests/gpu/device_check_json.py); where the daemon's
+# libraries (gRPC, protobuf-c, microhttpd, jansson, libsystemd, OpenSSL headers, pkg-config)
+# are missing, as on a bare GPU image, CMake configures the GPU-only build by itself (root
+# CMakeLists.txt, CUZK_GPU_ONLY), which has everything this script runs:
 #
 #     tests/gpu/device-check.sh
 #
@@ -45,7 +49,7 @@ msm_test_log=${DEVICE_CHECK_MSM_TEST_LOG:-16}
 log() { echo "device-check: $*" >&2; }
 elapsed() { echo $(($(date +%s) - start)); }
 late() { (($(elapsed) >= deadline)); }
-for tool in jq make cmake; do
+for tool in python3 make cmake; do
   command -v "$tool" >/dev/null || { log "needs $tool"; exit 2; }
 done
 
@@ -70,13 +74,17 @@ if [[ ${DEVICE_CHECK_NO_BUILD:-0} != 1 ]]; then
 fi
 [[ -x $build/cuzk && -x $build/tests/gpu/test_gpu_ntt && -x $build/tests/gpu/test_gpu_msm ]] || { log "no build in $build"; exit 2; }
 
-gpus=$("$build/cuzk" gpu-info --json) || { log "cuzk gpu-info failed"; exit 2; }
+json_py=tests/gpu/device_check_json.py
+gpus_file=$build/device-check-gpus.json tests_file=$build/device-check-tests.jsonl rows_file=$build/device-check-rows.jsonl
+: >"$tests_file"
+: >"$rows_file"
+"$build/cuzk" gpu-info --json >"$gpus_file" || { log "cuzk gpu-info failed"; exit 2; }
 "$build/cuzk" gpu-info >&2
 if [[ -n ${DEVICE_CHECK_RUNTIMES:-} ]]; then
   runtimes=${DEVICE_CHECK_RUNTIMES//,/ }
 else
   runtimes=cuda
-  if jq -e '.runtimes[] | select(.runtime == "opencl") | .devices | length > 0' <<<"$gpus" >/dev/null; then
+  if python3 "$json_py" has-devices opencl <"$gpus_file"; then
     runtimes+=" opencl"
   fi
 fi
@@ -86,10 +94,9 @@ if [[ ${DEVICE_CHECK_ORACLE:-1} != 0 ]] && command -v node >/dev/null && [[ -d t
 fi
 
 # ---- 2. identity tests
-tests_json="[]"
-add_test() { # name runtime rc seconds
-  tests_json=$(jq -c --arg n "$1" --arg r "$2" --argjson ok "$([[ $3 == 0 ]] && echo true || echo false)" \
-    --argjson s "$4" '. + [{name: $n, runtime: $r, ok: $ok, seconds: $s}]' <<<"$tests_json")
+add_test() { # name runtime rc seconds (names and runtimes are plain words: no JSON escapes needed)
+  printf '{"name":"%s","runtime":"%s","ok":%s,"seconds":%s}\n' "$1" "$2" "$([[ $3 == 0 ]] && echo true || echo false)" \
+    "$4" >>"$tests_file"
 }
 run_test() { # name runtime command...
   local name=$1 rt=$2 t0 rc
@@ -120,23 +127,24 @@ for rt in $runtimes; do
 done
 
 # ---- 3. benchmarks: each GPU figure beside the CPU's time in the same run
-rows_json="[]"
+failed_row() { # name runtime
+  printf '{"name":"%s","runtime":"%s","ok":false}\n' "$1" "$2" >>"$rows_file"
+}
 bench() { # name runtime args...
   local name=$1 rt=$2 out rc
   shift 2
   if late; then
     log "SKIPPED bench $name on $rt: past the ${deadline} s deadline"
-    rows_json=$(jq -c --arg n "$name (skipped: deadline)" --arg r "$rt" '. + [{name: $n, runtime: $r, ok: false}]' <<<"$rows_json")
+    failed_row "$name (skipped: deadline)" "$rt"
     return
   fi
   out=$("$build/cuzk-bench" "$@" --runtime "$rt" --json 2>>"$build/device-check-bench.log")
   rc=$?
-  if ! jq -e .rows <<<"$out" >/dev/null 2>&1; then
+  if ! python3 "$json_py" rows "$rt" <<<"$out" >>"$rows_file"; then
     log "bench $name on $rt failed (rc $rc, log $build/device-check-bench.log)"
-    rows_json=$(jq -c --arg n "$name (failed)" --arg r "$rt" '. + [{name: $n, runtime: $r, ok: false}]' <<<"$rows_json")
+    failed_row "$name (failed)" "$rt"
     return
   fi
-  rows_json=$(jq -c --arg r "$rt" --argjson o "$out" '. + [$o.rows[] | . + {runtime: $r, peak_rss_bytes: $o.peak_rss_bytes}]' <<<"$rows_json")
   log "bench $name on $rt: done ($(elapsed) s)"
 }
 for rt in $runtimes; do
@@ -145,9 +153,8 @@ for rt in $runtimes; do
   bench msm_filecoin "$rt" gpu msm --log "$msm_logs" --mix filecoin
 done
 
-jq -n --argjson g "$gpus" --argjson t "$tests_json" --argjson r "$rows_json" --argjson s "$(elapsed)" \
-  '{gpus: $g, tests: $t, rows: $r, seconds: $s}'
-if jq -e 'all(.[]; .ok)' <<<"$tests_json" >/dev/null && jq -e 'all(.[]; .ok)' <<<"$rows_json" >/dev/null; then
+python3 "$json_py" table "$gpus_file" "$tests_file" "$rows_file" "$(elapsed)"
+if [[ $? == 0 ]]; then
   log "all passed in $(elapsed) s"
   exit 0
 fi

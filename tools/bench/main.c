@@ -84,10 +84,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-bench: %s\n", err.msg);
         return 2;
     }
+#ifndef CUZK_GPU_ONLY /* the GPU-only build (root CMakeLists.txt) has micro and gpu alone */
     if (argc >= 2 && (!strcmp(argv[1], "--addr") || !strcmp(argv[1], "-a")))
         return bench_client(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "micro"))
-        return bench_micro(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "witness-msm"))
         return bench_witness_msm(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "batch"))
@@ -100,10 +99,13 @@ int main(int argc, char **argv)
         return bench_gen_vanilla(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vanilla"))
         return bench_vanilla(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "gpu"))
-        return bench_gpu(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "vs-snarkjs"))
         return bench_vs_snarkjs(argc - 1, argv + 1);
+#endif
+    if (argc >= 2 && !strcmp(argv[1], "micro"))
+        return bench_micro(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "gpu"))
+        return bench_gpu(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fputs(USAGE, stdout);
         return 0;

@@ -42,11 +42,14 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify},
-                   {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}, {"c2", cmd_c2},
-                   {"verify-c2", cmd_verify_c2}, {"post", cmd_post}, {"verify-post", cmd_verify_post},
-                   {"snap", cmd_snap}, {"verify-snap", cmd_verify_snap}, {"params", cmd_params},
-                   {"gpu-info", cmd_gpu_info}};
+    } cmds[] = {
+#ifndef CUZK_GPU_ONLY /* the GPU-only build (root CMakeLists.txt) has gpu-info alone */
+        {"setup", cmd_setup}, {"export-vk", cmd_export_vk}, {"prove", cmd_prove}, {"verify", cmd_verify},
+        {"circuit-info", cmd_circuit_info}, {"daemon", cmd_daemon}, {"c2", cmd_c2},
+        {"verify-c2", cmd_verify_c2}, {"post", cmd_post}, {"verify-post", cmd_verify_post},
+        {"snap", cmd_snap}, {"verify-snap", cmd_verify_snap}, {"params", cmd_params},
+#endif
+        {"gpu-info", cmd_gpu_info}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         fputs(USAGE, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;
@@ -61,6 +64,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(argv[1], cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);
+#ifdef CUZK_GPU_ONLY
+    fprintf(stderr, "cuzk: unknown command '%s' (this is the GPU-only build: gpu-info only)\n", argv[1]);
+#else
     fprintf(stderr, "cuzk: unknown command '%s'\n%s", argv[1], USAGE);
+#endif
     return CLI_ERROR;
 }
