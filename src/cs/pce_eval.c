@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/par.h"
+#include "cs/cs.h"
 #include "cs/pce.h"
 
 #define BLOCK_ROWS 8192u
@@ -21,13 +22,47 @@ typedef struct {
     const fr_t *inputs;    /* inputs and */
     const cs_witness *aux; /* compact aux */
     fr_t *out[3];
-    size_t blocks; /* per matrix */
-    int mats[3];   /* the matrices computed, in item order */
+    size_t blocks; /* row blocks (one item each) */
+    int mats[3];   /* the matrices computed, -1 after the last */
     unsigned threads;
 } eval_job;
 
+/* acc += coefficient dict[ci] (ci 0: +1, 1: -1) times a value x other than 0 */
+static inline void add_term(fr_t *acc, const fr_t *x, uint16_t ci, const fr_t *dict)
+{
+    if (ci == 0) {
+        fr_add(acc, acc, x);
+    } else if (ci == 1) {
+        fr_sub(acc, acc, x);
+    } else if (is_one(x)) {
+        fr_add(acc, acc, &dict[ci]);
+    } else {
+        fr_t t;
+        fr_mul(&t, x, &dict[ci]);
+        fr_add(acc, acc, &t);
+    }
+}
+
+/* acc += ones (a small count of +1 / -1 entries on values 1) */
+static inline void add_ones(fr_t *acc, int64_t ones)
+{
+    if (!ones)
+        return;
+    if (ones >= -CS_SMALL_INT_MAX && ones <= CS_SMALL_INT_MAX) {
+        fr_add(acc, acc, cs_small_int((int)ones));
+        return;
+    }
+    fr_t k;
+    fr_from_u64(&k, (uint64_t)(ones < 0 ? -ones : ones));
+    if (ones < 0)
+        fr_sub(acc, acc, &k);
+    else
+        fr_add(acc, acc, &k);
+}
+
 /* Rows [lo, hi) of matrix m; `compact` selects the witness form (a constant at each call,
- * so each form gets its own loop). */
+ * so each form gets its own loop). The compact form reads an aux value's kind from its
+ * bitmaps (0: nothing to do; 1 with coefficient +1 / -1: counted, added once a row). */
 static inline __attribute__((always_inline)) void eval_rows(const eval_job *j, int m, uint64_t lo, uint64_t hi,
                                                             bool compact)
 {
@@ -37,39 +72,51 @@ static inline __attribute__((always_inline)) void eval_rows(const eval_job *j, i
     const uint32_t ni = (uint32_t)j->p->num_inputs;
     fr_t *out = j->out[m];
     for (uint64_t r = lo; r < hi; r++) {
-        fr_t acc = FR_ZERO, t;
+        fr_t acc = FR_ZERO;
+        int64_t ones = 0;
         for (uint32_t k = mx->row_ptr[r], e = mx->row_ptr[r + 1]; k < e; k++) {
             uint32_t col = mx->col[k];
-            const fr_t *x = !compact ? &w[col] : col < ni ? &inputs[col] : cs_witness_at(aux, col - ni);
-            if (is_zero(x))
-                continue;
             uint16_t ci = mx->coef[k];
-            if (ci == 0) {
-                fr_add(&acc, &acc, x);
-            } else if (ci == 1) {
-                fr_sub(&acc, &acc, x);
-            } else if (is_one(x)) {
-                fr_add(&acc, &acc, &dict[ci]);
+            const fr_t *x;
+            if (!compact) {
+                x = &w[col];
+            } else if (col < ni) {
+                x = &inputs[col];
             } else {
-                fr_mul(&t, x, &dict[ci]);
-                fr_add(&acc, &acc, &t);
+                uint64_t i = col - ni, word = i >> 6, bit = 1ull << (i & 63);
+                if (aux->big[word] & bit) {
+                    add_term(&acc, &aux->vals[aux->rank[word] + (uint64_t)__builtin_popcountll(aux->big[word] & (bit - 1))],
+                             ci, dict);
+                } else if (aux->ones[word] & bit) {
+                    if (ci <= 1)
+                        ones += ci ? -1 : 1;
+                    else
+                        fr_add(&acc, &acc, &dict[ci]);
+                }
+                continue;
             }
+            if (!is_zero(x))
+                add_term(&acc, x, ci, dict);
         }
+        add_ones(&acc, ones);
         out[r] = acc;
     }
 }
 
+/* One block of rows of every matrix asked for (A, B and C of the same rows read much the
+ * same witness values). */
 static cuzk_status eval_block(void *arg, uint64_t item, unsigned worker, cuzk_error *err)
 {
     const eval_job *j = arg;
-    int m = j->mats[item / j->blocks];
-    uint64_t lo = (uint64_t)(item % j->blocks) * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
+    uint64_t lo = (uint64_t)item * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
     if (hi > j->p->rows)
         hi = j->p->rows;
-    if (j->aux)
-        eval_rows(j, m, lo, hi, true);
-    else
-        eval_rows(j, m, lo, hi, false);
+    for (int i = 0; i < 3 && j->mats[i] >= 0; i++) {
+        if (j->aux)
+            eval_rows(j, j->mats[i], lo, hi, true);
+        else
+            eval_rows(j, j->mats[i], lo, hi, false);
+    }
     return CUZK_OK;
 }
 
@@ -80,7 +127,9 @@ static void run_eval(eval_job *j)
     for (int m = 0; m < 3; m++)
         if (j->out[m])
             j->mats[n++] = m;
-    (void)cuzk_par_for(j->threads, n * j->blocks, eval_block, j, NULL);
+    for (size_t m = n; m < 3; m++)
+        j->mats[m] = -1;
+    (void)cuzk_par_for(j->threads, j->blocks, eval_block, j, NULL);
 }
 
 cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, fr_t *b, fr_t *c, unsigned threads,
