@@ -184,20 +184,29 @@ const fr_t *cs_value(const cs_t *cs, cs_var v)
     return cs_val(cs->impl, v);
 }
 
-static void mark_density(cs_impl *im, const cs_lc *lc, int is_b)
+/* Check that every variable of lc is allocated and, for A (is_b 0) and B (1), mark the
+ * variables in the density bitmaps in the same pass (is_b -1: check only). False at the
+ * first unallocated variable (bits marked before it stay: the cs then fails). */
+static bool mark_density(cs_t *cs, const cs_lc *lc, int is_b)
 {
+    cs_impl *im = cs->impl;
     for (uint32_t i = 0; i < lc->n; i++) {
         cs_var v = lc->t[i].var;
-        int d = CS_VAR_IS_INPUT(v) ? (is_b ? D_B_IN : -1) : (is_b ? D_B_AUX : D_A_AUX);
+        bool in = CS_VAR_IS_INPUT(v);
+        uint64_t idx = CS_VAR_INDEX(v);
+        if (idx >= (in ? cs->num_inputs : cs->num_aux))
+            return false;
+        int d = is_b < 0 ? -1 : in ? (is_b ? D_B_IN : -1) : (is_b ? D_B_AUX : D_A_AUX);
         if (d < 0)
             continue;
-        uint64_t idx = CS_VAR_INDEX(v), bit = 1ull << (idx & 63);
+        uint64_t bit = 1ull << (idx & 63);
         uint64_t *w = &im->dens[d][idx >> 6];
         if (!(*w & bit)) {
             *w |= bit;
             im->dens_count[d]++;
         }
     }
+    return true;
 }
 
 static bool record_all(cs_t *cs, cs_lc *lc[3])
@@ -283,16 +292,11 @@ void cs_enforce_values(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c,
         cs_lc_normalize(lc[m]);
         cs->nnz[m] += lc[m]->n;
     }
-    if (cs->flags & CS_TRACK_DENSITY) {
-        for (int m = 0; m < 3; m++) {
-            if (!lc_vars_valid(cs, lc[m])) {
-                cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an "
-                             "unallocated variable", (unsigned long long)cs->num_constraints);
-                return;
-            }
-        }
-        mark_density(cs->impl, a, 0);
-        mark_density(cs->impl, b, 1);
+    if ((cs->flags & CS_TRACK_DENSITY) &&
+        (!mark_density(cs, a, 0) || !mark_density(cs, b, 1) || !mark_density(cs, c, -1))) {
+        cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an "
+                     "unallocated variable", (unsigned long long)cs->num_constraints);
+        return;
     }
     if (cs->mode == CS_RECORD && (cs->impl->pce ? !cs_pce_record_row(cs, lc) : !record_all(cs, lc))) {
         cs_set_error(cs, CUZK_E_NOMEM, "cs_enforce: out of memory recording constraint %llu",
