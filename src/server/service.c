@@ -12,9 +12,6 @@
 #include "engine/log.h"
 #include "server/service_internal.h"
 
-#define MAX_SYNTHETIC_PARTITIONS 64
-#define MAX_WITNESSES 1024
-
 double svc_now_ms(void)
 {
     struct timespec t;
@@ -22,14 +19,13 @@ double svc_now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static cuzk_rpc_status rpc_ok(void)
+cuzk_rpc_status svc_ok(void)
 {
     cuzk_rpc_status r = {GRPC_STATUS_OK, ""};
     return r;
 }
 
-static cuzk_rpc_status rpc_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cuzk_rpc_status rpc_fail(int code, const char *fmt, ...)
+cuzk_rpc_status svc_fail(int code, const char *fmt, ...)
 {
     cuzk_rpc_status r = {code, ""};
     va_list ap;
@@ -111,23 +107,16 @@ static void unlink_job(cuzk_service *s, svc_job *job)
         *pp = job->hnext;
 }
 
-/* Free the job's inputs (witnesses); the circuit reference is released separately. */
-static void free_inputs(svc_job *job)
+/* Give back the job's source (its family's circuit, parameters and inputs). */
+static void release_src(cuzk_service *s, svc_job *job)
 {
-    fc_job_free(job->fc);
-    job->fc = NULL;
-    if (job->wtns)
-        for (uint32_t i = 0; i < job->num_partitions; i++)
-            wtns_free(&job->wtns[i]);
-    free(job->wtns);
-    free(job->wptr);
-    job->wtns = NULL;
-    job->wptr = NULL;
+    if (job->ops)
+        job->ops->release(s, job);
 }
 
+/* Free a job whose source was released (or never built). */
 static void job_free(svc_job *job)
 {
-    free_inputs(job);
     free(job->id);
     free(job->proof);
     free(job->error);
@@ -283,12 +272,27 @@ static void prune(cuzk_service *s, double now)
         s->fin_head = j->fnext;
         if (!s->fin_head)
             s->fin_tail = NULL;
-        unlink_job(s, j);
+        if (!j->superseded) {
+            unlink_job(s, j);
+            if (s->journal)
+                cuzk_journal_remove(s->journal, j->id);
+        }
         s->n_retained--;
-        if (s->journal)
-            cuzk_journal_remove(s->journal, j->id);
         job_free(j);
     }
+}
+
+/* A CANCELLED or FAILED result whose request_id is submitted again gives way to the new job:
+ * it leaves the table (and its journal entries go, so a restart does not answer with the old
+ * result); the retention list frees it when nobody awaits it any more. Locked. */
+static void supersede(cuzk_service *s, svc_job *job)
+{
+    unlink_job(s, job);
+    job->superseded = true;
+    if (s->journal)
+        cuzk_journal_remove(s->journal, job->id);
+    cuzk_log(CUZK_LOG_INFO, "job %s: %s result replaced by a new submission of its request_id", job->id,
+             job->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED ? "cancelled" : "failed");
 }
 
 static void *collector_main(void *arg)
@@ -306,10 +310,7 @@ static void *collector_main(void *arg)
                 if (job) {
                     /* release the circuit / parameters before the result is visible, so a
                      * client that saw the job finish never finds its SRS still in use */
-                    if (job->circuit)
-                        cuzk_registry_release(s->registry, job->circuit);
-                    job->circuit = NULL;
-                    free_inputs(job);
+                    release_src(s, job);
                     finish_job(s, job, &res);
                 }
                 pthread_mutex_unlock(&s->mu);
@@ -480,8 +481,7 @@ void cuzk_service_destroy(cuzk_service *s)
     for (size_t b = 0; b < SVC_HASH; b++)
         for (svc_job *j = s->table[b], *n; j; j = n) {
             n = j->hnext;
-            if (j->circuit)
-                cuzk_registry_release(s->registry, j->circuit);
+            release_src(s, j);
             job_free(j);
         }
     /* the PCEs and parameters go back to the budget before it goes: no job holds one now */
@@ -561,7 +561,7 @@ unsigned cuzk_service_drain(cuzk_service *s, uint64_t grace_ms)
 
 /* ---- SubmitProof ---- */
 
-static cuzk_priority map_priority(int p)
+cuzk_priority svc_map_priority(int p)
 {
     switch (p) {
     case CUZK__V1__PRIORITY__LOW: return CUZK_PRIORITY_LOW;
@@ -571,164 +571,22 @@ static cuzk_priority map_priority(int p)
     }
 }
 
-/* Build the job's engine input from req->circuit (circuit already acquired). */
-static cuzk_rpc_status prepare_input(svc_job *job, const Cuzk__V1__CircuitInput *ci)
-{
-    const cuzk_circuit *c = job->circuit;
-    if (cuzk_circuit_is_synthetic(c)) {
-        if (ci->n_witnesses)
-            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
-                            "circuit.witnesses: the synthetic circuit %s takes no witnesses (use seed/partitions)",
-                            ci->name);
-        uint32_t n = ci->partitions ? ci->partitions : 1;
-        if (n > MAX_SYNTHETIC_PARTITIONS)
-            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.partitions = %u: at most %d", n,
-                            MAX_SYNTHETIC_PARTITIONS);
-        job->num_partitions = n;
-        job->syn_in.seed = ci->seed;
-        return rpc_ok();
-    }
-    if (ci->n_witnesses == 0)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
-                        "circuit.witnesses: circuit %s needs one .wtns per partition, got none", ci->name);
-    if (ci->n_witnesses > MAX_WITNESSES)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.witnesses: %zu witnesses, at most %d",
-                        ci->n_witnesses, MAX_WITNESSES);
-    if (ci->partitions && ci->partitions != ci->n_witnesses)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.partitions = %u but %zu witnesses were sent",
-                        ci->partitions, ci->n_witnesses);
-    job->num_partitions = (uint32_t)ci->n_witnesses;
-    job->wtns = calloc(ci->n_witnesses, sizeof *job->wtns);
-    job->wptr = calloc(ci->n_witnesses, sizeof *job->wptr);
-    if (!job->wtns || !job->wptr)
-        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory for %zu witnesses", ci->n_witnesses);
-    for (size_t i = 0; i < ci->n_witnesses; i++) {
-        cuzk_error e;
-        if (wtns_read_mem(&job->wtns[i], ci->witnesses[i].data, ci->witnesses[i].len, &e) ||
-            wtns_check_count(&job->wtns[i], cuzk_circuit_n_wires(c), cuzk_circuit_name(c), &e))
-            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.witnesses[%zu]: %s", i, e.msg);
-        job->wptr[i] = job->wtns[i].w;
-    }
-    job->r1cs_in.witnesses = job->wptr;
-    job->r1cs_in.count = job->num_partitions;
-    return rpc_ok();
-}
-
-/* Map a Filecoin job-creation error to a gRPC status: bad input is INVALID_ARGUMENT, missing
- * parameters FAILED_PRECONDITION (the request is fine, the daemon is not set up for it). */
-static int fc_status_code(cuzk_status st)
-{
-    switch (st) {
-    case CUZK_E_IO: return GRPC_STATUS_FAILED_PRECONDITION;
-    case CUZK_E_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    case CUZK_E_INTERNAL: return GRPC_STATUS_INTERNAL;
-    case CUZK_E_CANCELLED: return GRPC_STATUS_CANCELLED;
-    default: return GRPC_STATUS_INVALID_ARGUMENT;
-    }
-}
-
-static fc_bytes pb_bytes(ProtobufCBinaryData b) { return (fc_bytes){b.data, b.len}; }
-
-/* Parse, validate and bind a Filecoin request (outside the lock). */
-typedef struct {
-    cuzk_service *s;
-    svc_job *job;
-} submit_abort_ctx;
-
-/* A SUBMITTING job waiting for budget room for its parameters gives up once CancelProof or
- * the shutdown drain has marked it. */
-static bool submit_aborted(void *ctx)
-{
-    submit_abort_ctx *a = ctx;
-    pthread_mutex_lock(&a->s->mu);
-    bool c = a->job->cancel_requested;
-    pthread_mutex_unlock(&a->s->mu);
-    return c;
-}
-
-static cuzk_rpc_status prepare_filecoin(cuzk_service *s, svc_job *job, const Cuzk__V1__SubmitProofRequest *req)
-{
-    fc_job_request r = {0};
-    submit_abort_ctx actx = {s, job};
-    r.abort = submit_aborted;
-    r.abort_ctx = &actx;
-    r.type = (fc_job_type)req->proof_kind;
-    r.vanilla_proof = pb_bytes(req->vanilla_proof);
-    fc_bytes *v = NULL;
-    if (req->n_vanilla_proofs) {
-        v = calloc(req->n_vanilla_proofs, sizeof *v);
-        if (!v)
-            return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-        for (size_t i = 0; i < req->n_vanilla_proofs; i++)
-            v[i] = pb_bytes(req->vanilla_proofs[i]);
-    }
-    r.vanilla_proofs = v;
-    r.n_vanilla_proofs = req->n_vanilla_proofs;
-    r.registered_proof = req->registered_proof;
-    /* proto3 scalars have no presence: Curio always sets both for PoRep
-     * (docs/engine.md#what-curio-sends); 0 / 0 means "not given" */
-    r.has_miner = req->miner_id != 0 || r.type != FC_JOB_POREP;
-    r.miner_id = req->miner_id;
-    r.has_sector = req->sector_number != 0;
-    r.sector_number = req->sector_number;
-    r.randomness = pb_bytes(req->randomness);
-    r.partition_index = req->partition_index;
-    r.comm_r_old = pb_bytes(req->comm_r_old);
-    r.comm_r_new = pb_bytes(req->comm_r_new);
-    r.comm_d_new = pb_bytes(req->comm_d_new);
-    cuzk_error e = {0};
-    cuzk_status st = fc_job_create(&r, s->fc_srs, &job->fc, &e);
-    free(v);
-    if (!st && s->fc_pce)
-        st = fc_job_use_pce(job->fc, s->fc_pce, &e);
-    if (!st)
-        fc_job_use_abc_pool(job->fc, cuzk_engine_abc_pool(s->engine));
-    if (st)
-        return rpc_fail(fc_status_code(st), "%s: %s", fc_job_type_name(r.type), e.msg);
-    if (req->sector_size) {
-        fc_circuit_id c = fc_job_circuit(job->fc);
-        if (req->sector_size != c.shape->sector_bytes)
-            return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "sector_size %llu does not match the %s proof's %llu bytes",
-                            (unsigned long long)req->sector_size, c.shape->name,
-                            (unsigned long long)c.shape->sector_bytes);
-    }
-    job->num_partitions = fc_job_partitions(job->fc);
-    job->srs_load_ms = fc_job_srs_load_ms(job->fc);
-    return rpc_ok();
-}
-
-/* Validation that needs no lock and no registry. */
-static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req)
+/* Validation of the request's common fields; *ops receives its family. */
+static cuzk_rpc_status check_request(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req,
+                                     const svc_job_ops **ops)
 {
     size_t id_len = req->request_id ? strlen(req->request_id) : 0;
     if (id_len > CUZK_REQUEST_ID_MAX)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "request_id is %zu bytes long; at most %d are allowed", id_len,
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "request_id is %zu bytes long; at most %d are allowed", id_len,
                         CUZK_REQUEST_ID_MAX);
     int prio = (int)req->priority;
     if (prio < CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED || prio > CUZK__V1__PRIORITY__CRITICAL)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT,
                         "invalid priority: %d (want 0..4: PRIORITY_UNSPECIFIED, LOW, NORMAL, HIGH, CRITICAL)", prio);
-    int kind = (int)req->proof_kind;
-    if (kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
-        return rpc_ok(); /* the request's fields are checked when the job is built */
-    if (kind != CUZK__V1__PROOF_KIND__CIRCUIT)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind: %d", kind);
-    if (!req->circuit)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "proof_kind CIRCUIT needs the circuit field (name and input)");
-    if (!req->circuit->name || !*req->circuit->name)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.name is empty");
-    if (!cuzk_registry_knows(s->registry, req->circuit->name)) {
-        cuzk_error e;
-        cuzk_circuit *c;
-        uint64_t ms;
-        /* acquire of an unknown name fails without side effects and explains what exists */
-        if (cuzk_registry_acquire(s->registry, req->circuit->name, &c, &ms, &e) == CUZK_OK) {
-            cuzk_registry_release(s->registry, c);
-            return rpc_ok();
-        }
-        return rpc_fail(GRPC_STATUS_NOT_FOUND, "%s", e.msg);
-    }
-    return rpc_ok();
+    *ops = svc_job_ops_for((int)req->proof_kind);
+    if (!*ops)
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "invalid proof_kind: %d", (int)req->proof_kind);
+    return (*ops)->check(s, req);
 }
 
 /* Undo a SUBMITTING registration. Locked. */
@@ -753,23 +611,41 @@ static cuzk_rpc_status journal_request(cuzk_service *s, const svc_job *job, cons
     size_t n = protobuf_c_message_get_packed_size(&copy.base);
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf)
-        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory journaling the request");
+        return svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory journaling the request");
     protobuf_c_message_pack(&copy.base, buf);
     bool full;
     cuzk_error e;
     cuzk_status st = cuzk_journal_put_request(s->journal, job->id, (uint32_t)priority, buf, n, &full, &e);
     free(buf);
     if (!st)
-        return rpc_ok();
-    return rpc_fail(full ? GRPC_STATUS_RESOURCE_EXHAUSTED : GRPC_STATUS_UNAVAILABLE, "%s", e.msg);
+        return svc_ok();
+    return svc_fail(full ? GRPC_STATUS_RESOURCE_EXHAUSTED : GRPC_STATUS_UNAVAILABLE, "%s", e.msg);
+}
+
+const svc_job_ops *svc_job_ops_for(int proof_kind)
+{
+    if (proof_kind == CUZK__V1__PROOF_KIND__CIRCUIT)
+        return &svc_job_circuit_ops;
+    if (proof_kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && proof_kind <= CUZK__V1__PROOF_KIND__WINNING_POST)
+        return &svc_job_filecoin_ops;
+    return NULL;
 }
 
 void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap)
 {
-    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
-    snprintf(out, cap, "%s",
-             filecoin ? fc_job_type_name((fc_job_type)req->proof_kind)
-                      : req->circuit && req->circuit->name ? req->circuit->name : "");
+    const svc_job_ops *ops = svc_job_ops_for((int)req->proof_kind);
+    if (ops)
+        ops->kind_name(req, out, cap);
+    else if (cap)
+        *out = 0;
+}
+
+bool svc_job_cancel_requested(cuzk_service *s, svc_job *job)
+{
+    pthread_mutex_lock(&s->mu);
+    bool c = job->cancel_requested;
+    pthread_mutex_unlock(&s->mu);
+    return c;
 }
 
 cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req, bool journaled,
@@ -777,7 +653,8 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
 {
     *id_out = NULL;
     *queue_pos = 0;
-    cuzk_rpc_status r = check_request(s, req);
+    const svc_job_ops *ops = NULL;
+    cuzk_rpc_status r = check_request(s, req, &ops);
     if (r.code)
         return r;
     char idbuf[37];
@@ -786,22 +663,25 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
         uuid_v4(idbuf);
         id = idbuf;
     }
-    bool filecoin = req->proof_kind != CUZK__V1__PROOF_KIND__CIRCUIT;
     char kind_name[sizeof ((svc_job *)0)->kind_name];
-    svc_kind_name(req, kind_name, sizeof kind_name);
+    ops->kind_name(req, kind_name, sizeof kind_name);
     pthread_mutex_lock(&s->mu);
     svc_job *job;
     for (;;) {
         if (!s->accepting) {
             pthread_mutex_unlock(&s->mu);
-            return rpc_fail(GRPC_STATUS_UNAVAILABLE, "daemon is shutting down; not accepting new proofs");
+            return svc_fail(GRPC_STATUS_UNAVAILABLE, "daemon is shutting down; not accepting new proofs");
         }
         job = find_job(s, id);
         if (!job)
             break;
+        if (job->phase == JOB_FINISHED && job->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
+            supersede(s, job); /* cancelled or failed: this request runs it again */
+            break;
+        }
         if (job->phase != JOB_SUBMITTING) { /* idempotent: the existing job, of the same kind */
             if (strcmp(job->kind_name, kind_name)) {
-                r = rpc_fail(GRPC_STATUS_INVALID_ARGUMENT,
+                r = svc_fail(GRPC_STATUS_INVALID_ARGUMENT,
                              "request_id %s is already used by a %s job; this request is a %s proof (use a new "
                              "request_id)", id, job->kind_name, kind_name);
                 pthread_mutex_unlock(&s->mu);
@@ -809,19 +689,19 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
             }
             *id_out = strdup(job->id);
             pthread_mutex_unlock(&s->mu);
-            return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+            return *id_out ? svc_ok() : svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         }
         pthread_cond_wait(&s->cv, &s->mu); /* the first submitter decides */
     }
     if (s->n_active + s->n_submitting >= s->max_jobs) {
         pthread_mutex_unlock(&s->mu);
-        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "%u unfinished jobs (daemon.max_jobs); retry later", s->max_jobs);
+        return svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "%u unfinished jobs (daemon.max_jobs); retry later", s->max_jobs);
     }
     job = calloc(1, sizeof *job);
     if (!job || !(job->id = strdup(id))) {
         free(job);
         pthread_mutex_unlock(&s->mu);
-        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        return svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     }
     job->phase = JOB_SUBMITTING;
     memcpy(job->kind_name, kind_name, sizeof job->kind_name);
@@ -833,42 +713,13 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
     pthread_mutex_unlock(&s->mu);
 
     /* Load the circuit (or parameters) and parse the input outside the lock. */
+    job->ops = ops;
+    r = ops->prepare(s, job, req);
     cuzk_error e;
-    uint64_t load_ms;
-    cuzk_status st = CUZK_OK;
-    if (filecoin) {
-        r = prepare_filecoin(s, job, req);
-    } else {
-        st = cuzk_registry_acquire(s->registry, req->circuit->name, &job->circuit, &load_ms, &e);
-        if (st)
-            r = rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
-        else
-            r = prepare_input(job, req->circuit);
-        job->srs_load_ms = st ? 0 : load_ms;
-    }
+    cuzk_status st;
     uint64_t eid = 0;
     if (!r.code) {
-        cuzk_job_request jr;
-        if (filecoin)
-            jr = (cuzk_job_request){
-                .kind = fc_job_kind(job->fc),
-                .kind_input = job->fc,
-                .params = fc_job_params(job->fc),
-                .num_partitions = job->num_partitions,
-                .priority = req->priority ? map_priority((int)req->priority)
-                                          : fc_job_default_priority(fc_job_type_of(job->fc)),
-                .verify = fc_job_verify_hook(job->fc),
-            };
-        else
-            jr = (cuzk_job_request){
-                .kind = cuzk_circuit_kind_of(job->circuit),
-                .kind_input = cuzk_circuit_is_synthetic(job->circuit) ? (const void *)&job->syn_in
-                                                                       : (const void *)&job->r1cs_in,
-                .params = cuzk_circuit_params(job->circuit),
-                .num_partitions = job->num_partitions,
-                .priority = map_priority((int)req->priority),
-                .verify = cuzk_circuit_verify_hook(job->circuit),
-            };
+        cuzk_job_request jr = ops->engine_request(job, req);
         if (s->journal && !journaled)
             r = journal_request(s, job, req, jr.priority);
         if (r.code)
@@ -877,14 +728,14 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
         st = cuzk_engine_submit(s->engine, &jr, &eid, &e);
         if (st) {
             pthread_mutex_unlock(&s->mu);
-            r = rpc_fail(st == CUZK_E_NOMEM ? GRPC_STATUS_RESOURCE_EXHAUSTED
+            r = svc_fail(st == CUZK_E_NOMEM ? GRPC_STATUS_RESOURCE_EXHAUSTED
                          : st == CUZK_E_INVALID_ARG ? GRPC_STATUS_INVALID_ARGUMENT
                                                     : GRPC_STATUS_INTERNAL,
                          "%s", e.msg);
         } else if (!active_push(s, job)) {
             cuzk_engine_cancel(s->engine, eid, NULL);
             pthread_mutex_unlock(&s->mu);
-            r = rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+            r = svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
             /* the engine job is cancelled; wait for it so its inputs can be freed */
             cuzk_job_result res;
             cuzk_engine_wait(s->engine, eid, -1, &res, NULL);
@@ -901,16 +752,13 @@ cuzk_rpc_status svc_submit_job(cuzk_service *s, const Cuzk__V1__SubmitProofReque
             pthread_mutex_unlock(&s->mu);
             cuzk_log(CUZK_LOG_INFO, "job %s accepted: %s, %u partition(s), engine job %" PRIu64, job->id,
                      job->kind_name, job->num_partitions, eid);
-            return *id_out ? rpc_ok() : rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+            return *id_out ? svc_ok() : svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
         }
         if (s->journal)
             cuzk_journal_remove(s->journal, job->id);
     }
 refused:
-    if (job->circuit)
-        cuzk_registry_release(s->registry, job->circuit);
-    job->circuit = NULL;
-    free_inputs(job);
+    release_src(s, job);
     pthread_mutex_lock(&s->mu);
     drop_submitting(s, job);
     pthread_mutex_unlock(&s->mu);
@@ -924,12 +772,13 @@ static cuzk_rpc_status submit_counted(cuzk_service *s, const Cuzk__V1__SubmitPro
 {
     cuzk_rpc_status r = svc_submit_job(s, req, false, id_out, queue_pos);
     if (r.code) {
-        int kind = (int)req->proof_kind;
-        const char *kname = kind == CUZK__V1__PROOF_KIND__CIRCUIT
-                                ? (req->circuit && req->circuit->name ? req->circuit->name : "circuit")
-                            : kind >= CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && kind <= CUZK__V1__PROOF_KIND__WINNING_POST
-                                ? fc_job_type_name((fc_job_type)kind)
-                                : "unknown kind";
+        const svc_job_ops *ops = svc_job_ops_for((int)req->proof_kind);
+        char kname[65] = "unknown kind";
+        if (ops) {
+            ops->kind_name(req, kname, sizeof kname);
+            if (!*kname)
+                snprintf(kname, sizeof kname, "%s", ops->name);
+        }
         pthread_mutex_lock(&s->mu);
         cuzk_metrics_refused(&s->metrics, r.code);
         pthread_mutex_unlock(&s->mu);
@@ -992,7 +841,7 @@ static cuzk_rpc_status await_id(cuzk_service *s, const char *id, uint64_t timeou
     svc_job *job = find_job(s, id);
     if (!job) {
         pthread_mutex_unlock(&s->mu);
-        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", id);
+        return svc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", id);
     }
     job->waiters++;
     double until = timeout_ms ? svc_now_ms() + (double)timeout_ms : 0;
@@ -1020,13 +869,13 @@ static cuzk_rpc_status await_id(cuzk_service *s, const char *id, uint64_t timeou
         job->waiters--;
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
-        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s (its submission failed)", id);
+        return svc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s (its submission failed)", id);
     }
     job->waiters--;
-    cuzk_rpc_status r = rpc_ok();
+    cuzk_rpc_status r = svc_ok();
     resp->job_id = strdup(id);
     if (aborted) {
-        r = rpc_fail(GRPC_STATUS_CANCELLED, "client went away");
+        r = svc_fail(GRPC_STATUS_CANCELLED, "client went away");
     } else if (timed_out) {
         resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
         resp->error_message = malloc(96);
@@ -1047,7 +896,7 @@ cuzk_rpc_status cuzk_service_await(cuzk_service *s, const Cuzk__V1__AwaitProofRe
                                    void *abort_ctx, Cuzk__V1__AwaitProofResponse *resp)
 {
     if (!req->job_id || !*req->job_id)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
     return await_id(s, req->job_id, req->timeout_ms, abort, abort_ctx, resp);
 }
 
@@ -1069,7 +918,7 @@ cuzk_rpc_status cuzk_service_prove(cuzk_service *s, const Cuzk__V1__ProveRequest
                                    void *abort_ctx, Cuzk__V1__ProveResponse *resp)
 {
     if (!req->submit)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "missing submit field");
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "missing submit field");
     char *id;
     uint32_t pos;
     cuzk_rpc_status r = submit_counted(s, req->submit, &id, &pos);
@@ -1078,7 +927,7 @@ cuzk_rpc_status cuzk_service_prove(cuzk_service *s, const Cuzk__V1__ProveRequest
     Cuzk__V1__AwaitProofResponse *res = malloc(sizeof *res);
     if (!res) {
         free(id);
-        return rpc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        return svc_fail(GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     }
     cuzk__v1__await_proof_response__init(res);
     r = await_id(s, id, 0, abort, abort_ctx, res);
@@ -1107,12 +956,12 @@ cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProof
                                     Cuzk__V1__CancelProofResponse *resp)
 {
     if (!req->job_id || !*req->job_id)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+        return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
     pthread_mutex_lock(&s->mu);
     svc_job *job = find_job(s, req->job_id);
     if (!job) {
         pthread_mutex_unlock(&s->mu);
-        return rpc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", req->job_id);
+        return svc_fail(GRPC_STATUS_NOT_FOUND, "job not found: %s", req->job_id);
     }
     resp->was_running = false;
     const char *what = "already finished";
@@ -1132,59 +981,5 @@ cuzk_rpc_status cuzk_service_cancel(cuzk_service *s, const Cuzk__V1__CancelProof
     }
     pthread_mutex_unlock(&s->mu);
     cuzk_log(CUZK_LOG_INFO, "job %s: cancel requested (%s)", req->job_id, what);
-    return rpc_ok();
-}
-
-/* ---- PreloadSRS / EvictSRS ---- */
-
-cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrsRequest *req,
-                                     Cuzk__V1__PreloadSrsResponse *resp)
-{
-    if (!req->circuit_id || !*req->circuit_id)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-    cuzk_error e;
-    bool already;
-    uint64_t ms;
-    fc_circuit_id fcid;
-    cuzk_status st;
-    if (fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK) {
-        st = fc_srs_preload(s->fc_srs, &fcid, &already, &ms, &e);
-        if (st) {
-            int code = fc_status_code(st);
-            return rpc_fail(code == GRPC_STATUS_FAILED_PRECONDITION || code == GRPC_STATUS_RESOURCE_EXHAUSTED
-                                ? code
-                                : GRPC_STATUS_INTERNAL,
-                            "%s", e.msg);
-        }
-    } else {
-        st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
-    }
-    if (st)
-        return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
-    resp->already_loaded = already;
-    resp->load_time_ms = ms;
-    cuzk_log(CUZK_LOG_INFO, "SRS %s %s (%" PRIu64 " ms)", req->circuit_id, already ? "already loaded" : "loaded", ms);
-    return rpc_ok();
-}
-
-cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequest *req,
-                                   Cuzk__V1__EvictSrsResponse *resp)
-{
-    if (!req->circuit_id || !*req->circuit_id)
-        return rpc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-    cuzk_error e;
-    bool was;
-    uint64_t freed;
-    fc_circuit_id fcid;
-    cuzk_status st = fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK
-                         ? fc_srs_evict(s->fc_srs, &fcid, &was, &freed, &e)
-                         : cuzk_registry_evict(s->registry, req->circuit_id, &was, &freed, &e);
-    if (st)
-        return rpc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_FAILED_PRECONDITION, "%s",
-                        e.msg);
-    resp->was_loaded = was;
-    resp->freed_bytes = freed;
-    cuzk_log(CUZK_LOG_INFO, "SRS %s %s (%" PRIu64 " bytes freed)", req->circuit_id, was ? "evicted" : "was not loaded",
-             freed);
-    return rpc_ok();
+    return svc_ok();
 }

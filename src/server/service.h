@@ -12,8 +12,9 @@
  * Jobs: keyed by request_id (a UUIDv4 is generated when it is empty), compared as the whole
  * string: at most CUZK_REQUEST_ID_MAX bytes (longer is INVALID_ARGUMENT), and never with a
  * NUL inside (the gRPC transport refuses those before decoding, pb_strings.h). A request_id
- * that is being submitted, queued, running or retained returns that job (never a second
- * computation). Finished results are retained for config result_retention after they
+ * that is being submitted, queued, running or retained COMPLETED returns that job (never a
+ * second computation); one whose retained result is CANCELLED or FAILED is run again by the
+ * new request (the old result is dropped). Finished results are retained for config result_retention after they
  * finish (and while anyone awaits them), then pruned; AwaitProof of a pruned id is
  * NOT_FOUND. One collector thread collects settled engine jobs, releases their circuit
  * and input buffers, records metrics and wakes the waiters.

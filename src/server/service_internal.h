@@ -1,4 +1,7 @@
-/* Internals shared by service.c (jobs, RPCs) and service_status.c (status, metrics, JSON). */
+/* Internals shared by the service's files: service.c (job table, collector, submit / await /
+ * cancel), service_job_circuit.c and service_job_filecoin.c (one request family each, behind
+ * svc_job_ops), service_srs.c (PreloadSRS / EvictSRS), service_status.c (status, metrics,
+ * JSON) and service_journal.c (replay). */
 #ifndef CUZK_SERVER_SERVICE_INTERNAL_H
 #define CUZK_SERVER_SERVICE_INTERNAL_H
 
@@ -6,8 +9,6 @@
 #include <stdatomic.h>
 
 #include "backends/backends.h"
-#include "cs/wtns.h"
-#include "kinds/builtin/builtin.h"
 #include "engine/engine.h"
 #include "kinds/filecoin/fc_job.h"
 #include "server/circuit_registry.h"
@@ -21,21 +22,51 @@ typedef enum {
     JOB_FINISHED,       /* result stored */
 } svc_job_phase;
 
-typedef struct svc_job {
+typedef struct svc_job svc_job;
+
+/* What one request family (a proof_kind) does to a job; svc_job_ops_for picks the table.
+ * The service calls the functions in this order: check (no job yet, no lock), kind_name,
+ * prepare (job SUBMITTING, mu not held), engine_request (after a successful prepare), and
+ * release once (the job settled or its submission failed; mu may be held). */
+typedef struct svc_job_ops {
+    const char *name; /* "circuit", "filecoin": logs */
+    /* Validation of `req` that needs no job (the family's fields, names that must exist). */
+    cuzk_rpc_status (*check)(cuzk_service *s, const Cuzk__V1__SubmitProofRequest *req);
+    /* The kind name jobs record (metrics, queue label, the request_id/kind check): the
+     * Filecoin kind ("porep-c2") or the circuit's name; "" when the request names none. */
+    void (*kind_name)(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap);
+    /* Bind `req` to `job`: load its parameters / circuit, parse its input into job->src, and
+     * set num_partitions and srs_load_ms. On failure job->src may be partly built
+     * (release frees it). */
+    cuzk_rpc_status (*prepare)(cuzk_service *s, svc_job *job, const Cuzk__V1__SubmitProofRequest *req);
+    /* The engine request of a prepared job (kind, input, parameters, partitions, priority,
+     * verify hook); everything it points to lives in job->src until release. */
+    cuzk_job_request (*engine_request)(const svc_job *job, const Cuzk__V1__SubmitProofRequest *req);
+    /* Give back what prepare took (circuit reference, parameters, inputs); job->src is NULL
+     * afterwards. Idempotent. */
+    void (*release)(cuzk_service *s, svc_job *job);
+} svc_job_ops;
+
+extern const svc_job_ops svc_job_circuit_ops;  /* CIRCUIT: circom r1cs + synthetic (service_job_circuit.c) */
+extern const svc_job_ops svc_job_filecoin_ops; /* the four Filecoin kinds (service_job_filecoin.c) */
+
+/* The family of a proof_kind, or NULL for 0 / unknown values. */
+const svc_job_ops *svc_job_ops_for(int proof_kind);
+
+struct svc_job {
     char *id;
     struct svc_job *hnext;           /* hash chain */
     struct svc_job *fnext;           /* finished list, in finishing order */
     svc_job_phase phase;
     bool cancel_requested;           /* CancelProof arrived while SUBMITTING */
     bool dropped;                    /* SUBMITTING failed: unlinked, freed once waiters == 0 */
+    bool superseded;                 /* FINISHED, CANCELLED/FAILED, its id resubmitted: unlinked, pruned without
+                                        touching the journal (the id's entries are the new job's) */
     uint64_t engine_id;
     char kind_name[64];              /* circuit name or Filecoin kind ("porep-c2"): metrics / queue label */
-    cuzk_circuit *circuit;           /* CIRCUIT jobs: held while in the engine */
-    fc_job *fc;                      /* Filecoin jobs: parsed input + parameters, freed when settled */
-    builtin_synthetic_input syn_in;
-    wtns_t *wtns;                    /* r1cs: one per partition */
-    const fr_t **wptr;
-    builtin_r1cs_input r1cs_in;
+    const svc_job_ops *ops;          /* the family; NULL for replayed results */
+    void *src;                       /* the family's source (circuit + inputs, or the Filecoin job), held while in
+                                        the engine, freed by ops->release */
     uint32_t num_partitions;
     uint64_t srs_load_ms;            /* parameters / circuit loaded by this submission (0: resident) */
     /* result (FINISHED) */
@@ -47,7 +78,7 @@ typedef struct svc_job {
     uint32_t verified;
     double finished_at_ms;
     uint32_t waiters;
-} svc_job;
+};
 
 /* Per engine job: partitions past each stage boundary, fed by the engine event hook. */
 typedef struct svc_stage {
@@ -89,8 +120,20 @@ struct cuzk_service {
 };
 
 double svc_now_ms(void);
-/* The kind name of a (validated) request as jobs record it: the Filecoin kind ("porep-c2") or
- * the circuit's name; "" for a circuit request without one. */
+/* The OK outcome, and a failure with a printf-formatted message (truncated to msg's size). */
+cuzk_rpc_status svc_ok(void);
+cuzk_rpc_status svc_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cuzk.v1.Priority to the engine's (0 and unknown values: NORMAL). */
+cuzk_priority svc_map_priority(int p);
+/* A Filecoin job-creation error as a gRPC status: bad input is INVALID_ARGUMENT, missing
+ * parameters (CUZK_E_IO) FAILED_PRECONDITION (the request is fine, the daemon is not set up
+ * for it), CUZK_E_NOMEM RESOURCE_EXHAUSTED, CUZK_E_INTERNAL INTERNAL, CUZK_E_CANCELLED
+ * CANCELLED (service_job_filecoin.c). */
+int svc_fc_status_code(cuzk_status st);
+/* True once CancelProof or the shutdown drain marked `job` (SUBMITTING). Locks mu. */
+bool svc_job_cancel_requested(cuzk_service *s, svc_job *job);
+/* The kind name of a (validated) request as jobs record it (svc_job_ops.kind_name); "" for an
+ * unknown proof_kind. */
 void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap);
 /* Submit `req` (the SubmitProof path; journaled: its request entry exists already, as on
  * replay). On success *id_out is the job id (malloc'ed), *queue_pos the jobs before it. */

@@ -178,6 +178,15 @@ check(not ev.was_loaded and ev.freed_bytes == 0, "EvictSRS twice")
 pl = c.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="synthetic-7"))
 pl2 = c.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="synthetic-7"))
 check(not pl.already_loaded and pl2.already_loaded and pl2.load_time_ms == 0, "PreloadSRS")
+# A cancelled request_id submitted again runs again (a completed one is deduplicated, above):
+# the new job, even of another circuit, replaces the CANCELLED result and proves.
+again = c.call("SubmitProof", synth(5, 4, 1, "queued"))
+a = c.call("AwaitProof", pb.AwaitProofRequest(job_id="queued", timeout_ms=60000))
+check(again.job_id == "queued" and a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 192 and
+      a.verified_partitions == 1, "cancelled request_id resubmitted runs again: %s %r" % (a.status, a.error_message))
+dup = c.call("SubmitProof", synth(5, 4, 1, "queued"))
+a2 = c.call("AwaitProof", pb.AwaitProofRequest(job_id="queued"))
+check(dup.job_id == "queued" and a2.proof == a.proof, "its completed result is then deduplicated")
 
 # Status codes.
 def expect(name, req, want, needle=""):
