@@ -258,6 +258,11 @@ int synth_only_run(const synth_only_opts *o, const fc_job *job)
         return fail(o, st, &err);
     uint64_t nv = n.inputs + n.aux, abc = 3 * rows * sizeof(fr_t), wit = nv * sizeof(fr_t), dens = 2 * (nv / 64 + 1) * 8;
     uint64_t compact = cs_witness_bytes(&aux) + ni * sizeof(fr_t), big = aux.n_big;
+    if (!o->pce) { /* not needed further: out of the way of the a/b/c */
+        free(in);
+        cs_witness_free(&aux);
+        in = NULL;
+    }
     bench_pool bp = {0};
     bool use_pool = o->abc_pool && (!o->witness_only || o->pce);
     if (use_pool && (st = bench_pool_open(&bp, abc, &err))) {
