@@ -9,7 +9,7 @@
 #include <openssl/evp.h>
 #endif
 
-static const uint32_t K[64] = {
+const uint32_t cuzk_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -19,8 +19,8 @@ static const uint32_t K[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+const uint32_t cuzk_sha256_h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 static inline uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
@@ -37,7 +37,7 @@ static void compress(uint32_t h[8], const uint8_t blk[64])
     }
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (int t = 0; t < 64; t++) {
-        uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+        uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + cuzk_sha256_k[t] + w[t];
         uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
         k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
@@ -78,7 +78,7 @@ static void portable_final(cuzk_sha256_ctx *c, uint8_t out[32])
 void cuzk_sha256_init(cuzk_sha256_ctx *c)
 {
     memset(c, 0, sizeof *c);
-    memcpy(c->h, H0, sizeof H0);
+    memcpy(c->h, cuzk_sha256_h0, sizeof cuzk_sha256_h0);
 #ifdef CUZK_HAVE_OPENSSL
     EVP_MD_CTX *e = EVP_MD_CTX_new();
     c->evp = e;
@@ -123,7 +123,7 @@ void cuzk_sha256_portable(const void *p, size_t n, uint8_t out[32])
 {
     cuzk_sha256_ctx c;
     memset(&c, 0, sizeof c);
-    memcpy(c.h, H0, sizeof H0);
+    memcpy(c.h, cuzk_sha256_h0, sizeof cuzk_sha256_h0);
     if (n)
         portable_update(&c, p, n);
     portable_final(&c, out);

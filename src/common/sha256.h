@@ -32,6 +32,11 @@ bool cuzk_sha256_final(cuzk_sha256_ctx *c, uint8_t out[32]);
 /* One-shot digest of p[0..n); false as for cuzk_sha256_final. */
 bool cuzk_sha256(const void *p, size_t n, uint8_t out[32]);
 
+/* FIPS 180-4 constants: the round constants K (section 4.2.2) and the initial hash value (5.3.3);
+ * also the SHA-256 circuit's (gadgets/sha256.c). */
+extern const uint32_t cuzk_sha256_k[64];
+extern const uint32_t cuzk_sha256_h0[8];
+
 /* The portable implementation alone, whatever the build (for tests/sha256's cross-check). */
 void cuzk_sha256_portable(const void *p, size_t n, uint8_t out[32]);
 /* "libcrypto" or "portable": what cuzk_sha256_* use in this build. */

@@ -2,25 +2,13 @@
  * bellperson gadgets/sha256.rs sha256_compression_function exactly. */
 #include <stdlib.h>
 
+#include "common/sha256.h"
 #include "gadgets/sha256.h"
-
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-static const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 void sha256_iv(u32g out[8])
 {
     for (int i = 0; i < 8; i++)
-        out[i] = u32_const(IV[i]);
+        out[i] = u32_const(cuzk_sha256_h0[i]);
 }
 
 /* A "maybe deferred" working variable: either a concrete word or a list of addends. */
@@ -85,7 +73,7 @@ void sha256_compress_circuit(cs_t *cs, const gbool block[512], const u32g state[
         u32g new_e = maybe_compute(&m, &e, NULL);
         u32g s1 = sigma(cs, &new_e, 6, 11, 25, false);
         u32g ch = u32_sha256_ch(cs, &new_e, &f, &g);
-        u32g temp1[5] = {h, s1, ch, u32_const(K[i]), w[i]};
+        u32g temp1[5] = {h, s1, ch, u32_const(cuzk_sha256_k[i]), w[i]};
         u32g new_a = maybe_compute(&m, &a, NULL);
         u32g s0 = sigma(cs, &new_a, 2, 13, 22, false);
         u32g maj = u32_sha256_maj(cs, &new_a, &b, &c);
