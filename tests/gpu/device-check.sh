@@ -15,7 +15,7 @@
 #    the NTT / H tests against the CPU twin (and against the node oracle vectors where node and
 #    tests/oracle/node_modules are present), the G1 MSM test against the CPU's msm_g1, each with CUZK_GPU_TEST_REQUIRE=1 so "no device"
 #    fails instead of skipping;
-# 3. runs the benchmarks (cuzk-bench gpu ...) and prints ONE JSON object on stdout:
+# 3. runs the benchmarks (cuzk-bench gpu ntt, partition, msm) and prints ONE JSON object on stdout:
 #      {"gpus": <cuzk gpu-info --json>, "tests": [{"name","runtime","ok","seconds"}],
 #       "rows": [{"name","runtime","gpu_ms","cpu_ms","speedup","ok"}], "seconds": total}
 #    every GPU figure beside the CPU backend's time for the same work in the same run.
@@ -30,12 +30,17 @@
 #   DEVICE_CHECK_NTT_LOGS   NTT / H sizes for the bench (default 24,27)
 #   DEVICE_CHECK_TEST_LOG   largest NTT size of the identity test (default 16)
 #   DEVICE_CHECK_MSM_LOGS   G1 MSM sizes for the bench, random and Filecoin-like (90% 0/1)
-#                           scalars, each beside the CPU's msm (default 20,22,24)
+#                           scalars, each beside the CPU's msm (default 20,24,26)
+#   DEVICE_CHECK_PART_LOG   domain 2^N of the 32 GiB-shaped partition's GPU phases (cuzk-bench
+#                           gpu partition: H + H MSM, A / B_G1 / L MSMs; default 27; 0 skips)
+#   DEVICE_CHECK_PART_CPU_LOG  run the partition's CPU side at 2^M and scale its times (default:
+#                           at 2^N as the device; the rows say "cpu_log" when smaller)
 #   DEVICE_CHECK_MSM_TEST_LOG  largest size 2^N + 3 of the MSM identity test (default 16; 0
 #                           skips it, as the CPU trial does: make test runs gpu_msm itself)
 #   DEVICE_CHECK_DEADLINE   seconds after which remaining steps are skipped (default 450)
 #   DEVICE_CHECK_ORACLE=0   skip the node-oracle forms of the tests even where node is present
 # e.g. the CPU-only trial: DEVICE_CHECK_RUNTIMES=opencl DEVICE_CHECK_NTT_LOGS=10,12 \
+#      DEVICE_CHECK_MSM_LOGS=10 DEVICE_CHECK_PART_LOG=12 DEVICE_CHECK_PART_CPU_LOG=11 \
 #      DEVICE_CHECK_BUILD=build DEVICE_CHECK_NO_BUILD=1 tests/gpu/device-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,7 +49,9 @@ deadline=${DEVICE_CHECK_DEADLINE:-450}
 build=${DEVICE_CHECK_BUILD:-build-device}
 logs=${DEVICE_CHECK_NTT_LOGS:-24,27}
 test_log=${DEVICE_CHECK_TEST_LOG:-16}
-msm_logs=${DEVICE_CHECK_MSM_LOGS:-20,22,24}
+msm_logs=${DEVICE_CHECK_MSM_LOGS:-20,24,26}
+part_log=${DEVICE_CHECK_PART_LOG:-27}
+part_cpu_log=${DEVICE_CHECK_PART_CPU_LOG:-}
 msm_test_log=${DEVICE_CHECK_MSM_TEST_LOG:-16}
 log() { echo "device-check: $*" >&2; }
 elapsed() { echo $(($(date +%s) - start)); }
@@ -149,6 +156,9 @@ bench() { # name runtime args...
 }
 for rt in $runtimes; do
   bench ntt "$rt" gpu ntt --log "$logs"
+  if [[ $part_log != 0 ]]; then # before the MSM rows: the issue's first target
+    bench partition "$rt" gpu partition --log "$part_log" ${part_cpu_log:+--cpu-log "$part_cpu_log"}
+  fi
   bench msm_random "$rt" gpu msm --log "$msm_logs" --mix random
   bench msm_filecoin "$rt" gpu msm --log "$msm_logs" --mix filecoin
 done

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "gpu_bench.h"
 #include "common/json_out.h"
 #include "gpu/msm.h"
 #include "gpu/ntt.h"
@@ -38,16 +39,9 @@ static const char USAGE_MSM[] =
     "  the CPU's bytes (\"ok\"). Device choice and --json as for gpu ntt: stdout carries\n"
     "  {\"device\",\"rows\":[{\"name\",\"log\",\"gpu_ms\",\"cpu_ms\",\"speedup\",\"ok\"}],\"peak_rss_bytes\"}\n";
 static const char USAGE[] =
-    "usage: cuzk-bench gpu ntt|msm [options] (gpu ntt --help, gpu msm --help)\n";
+    "usage: cuzk-bench gpu ntt|msm|partition [options] (gpu ntt --help, gpu msm --help, gpu partition --help)\n";
 
-typedef struct {
-    gpu_device *dev;
-    gpu_queue *q;
-    gpu_ntt_cache *cache;
-    unsigned threads, runs;
-} bench_ctx;
-
-static cuzk_status open_device(const char *runtime, int index, bench_ctx *b, cuzk_error *err)
+static cuzk_status open_device(const char *runtime, int index, gpu_bench_ctx *b, cuzk_error *err)
 {
     for (int rt = GPU_RUNTIME_CUDA; rt >= 0; rt--) { /* CUDA first */
         if (runtime && strcmp(runtime, gpu_runtime_name((gpu_runtime)rt)))
@@ -80,20 +74,13 @@ static void fill(fr_t *v, size_t n, uint64_t *seed)
     }
 }
 
-typedef struct {
-    char name[48];
-    unsigned log;
-    double gpu_ms, cpu_ms;
-    bool ok;
-} row;
-
-static double ms_since(double t0)
+double gpu_bench_ms_since(double t0)
 {
     return (bench_now() - t0) * 1e3;
 }
 
 /* One size: rows ntt, h, upload. Host memory: a, b, c (pinned), their CPU copies and one result. */
-static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *nrows, cuzk_error *err)
+static cuzk_status bench_size(gpu_bench_ctx *b, unsigned log_n, gpu_bench_row *rows, size_t *nrows, cuzk_error *err)
 {
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(fr_t);
     gpu_host_buffer *pin[3] = {NULL, NULL, NULL};
@@ -114,7 +101,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
             fill(host[i], n, &seed);
         }
     }
-    row *nt = &rows[(*nrows)++], *h = &rows[(*nrows)++], *up = &rows[(*nrows)++];
+    gpu_bench_row *nt = &rows[(*nrows)++], *h = &rows[(*nrows)++], *up = &rows[(*nrows)++];
     snprintf(nt->name, sizeof nt->name, "ntt_2^%u", log_n);
     snprintf(h->name, sizeof h->name, "h_bellperson_2^%u", log_n);
     snprintf(up->name, sizeof up->name, "upload_abc_2^%u", log_n);
@@ -125,7 +112,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
         memcpy(ref[0], host[0], bytes);
         double t0 = bench_now();
         st = poly_ntt(ref[0], log_n, POLY_ROOTS_FF, b->threads, err);
-        nt->cpu_ms = ms_since(t0);
+        nt->cpu_ms = gpu_bench_ms_since(t0);
     }
     if (!st)
         st = gpu_upload(b->q, dv[0], 0, host[0], bytes, err);
@@ -136,7 +123,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
         st = gpu_ntt(b->q, dom, dv[0], GPU_NTT_FORWARD, err);
         if (!st)
             st = gpu_queue_sync(b->q, err);
-        double ms = ms_since(t0);
+        double ms = gpu_bench_ms_since(t0);
         if (r == 0) {
             if (!st)
                 st = gpu_download(b->q, out, dv[0], 0, bytes, err);
@@ -154,7 +141,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
             memcpy(ref[i], host[i], bytes);
         double t0 = bench_now();
         st = poly_h_compute(ref[0], ref[1], ref[2], log_n, POLY_H_BELLPERSON, b->threads, err);
-        h->cpu_ms = ms_since(t0);
+        h->cpu_ms = gpu_bench_ms_since(t0);
     }
     for (unsigned r = 0; r < b->runs && !st; r++) {
         double t0 = bench_now();
@@ -162,7 +149,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
             st = gpu_upload(b->q, dv[i], 0, host[i], bytes, err);
         if (!st)
             st = gpu_queue_sync(b->q, err);
-        double ums = ms_since(t0);
+        double ums = gpu_bench_ms_since(t0);
         if (r == 0 || ums < up->gpu_ms)
             up->gpu_ms = ums;
         t0 = bench_now();
@@ -170,7 +157,7 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
             st = gpu_h_compute(b->q, dom, dv[0], dv[1], dv[2], POLY_H_BELLPERSON, err);
         if (!st)
             st = gpu_queue_sync(b->q, err);
-        double ms = ms_since(t0);
+        double ms = gpu_bench_ms_since(t0);
         if (r == 0 || ms < h->gpu_ms)
             h->gpu_ms = ms;
     }
@@ -190,14 +177,8 @@ static cuzk_status bench_size(bench_ctx *b, unsigned log_n, row *rows, size_t *n
     return st;
 }
 
-/* The options both subcommands take; mix is gpu msm's. Returns 0, or the exit code. */
-typedef struct {
-    const char *logs, *runtime, *mix;
-    int device, json;
-} bench_args;
-
-static int parse_args(int argc, char **argv, const char *cmd, const char *usage, bench_args *a, bench_ctx *b,
-                      unsigned *sizes, unsigned *ns, unsigned max_log)
+int gpu_bench_parse(int argc, char **argv, const char *cmd, const char *usage, gpu_bench_args *a, gpu_bench_ctx *b,
+                    unsigned *sizes, unsigned *ns, unsigned max_log)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     b->threads = ncpu > 0 ? (unsigned)ncpu : 1;
@@ -221,6 +202,8 @@ static int parse_args(int argc, char **argv, const char *cmd, const char *usage,
             b->runs = (unsigned)atoi(argv[++i]);
         } else if (v && a->mix && !strcmp(o, "--mix")) {
             a->mix = argv[++i];
+        } else if (v && a->partition && !strcmp(o, "--cpu-log")) {
+            a->cpu_log = atoi(argv[++i]);
         } else {
             fprintf(stderr, "cuzk-bench gpu %s: unknown or incomplete option '%s'\n%s", cmd, o, usage);
             return 2;
@@ -252,15 +235,14 @@ static int parse_args(int argc, char **argv, const char *cmd, const char *usage,
     return 0;
 }
 
-static void close_device(bench_ctx *b)
+void gpu_bench_close(gpu_bench_ctx *b)
 {
     gpu_ntt_cache_free(b->cache);
     gpu_queue_destroy(b->q);
     gpu_device_close(b->dev);
 }
 
-/* The table (stdout, or stderr with --json) and the JSON object; returns the exit code. */
-static int report(const bench_args *a, bench_ctx *b, const row *rows, size_t nrows, int rc)
+int gpu_bench_report(const gpu_bench_args *a, gpu_bench_ctx *b, const gpu_bench_row *rows, size_t nrows, int rc)
 {
     FILE *out = a->json ? stderr : stdout;
     cuzk_json j;
@@ -271,9 +253,12 @@ static int report(const bench_args *a, bench_ctx *b, const row *rows, size_t nro
     cuzk_json_begin_array(&j, "rows");
     fprintf(out, "%-22s %12s %12s %9s %s\n", "", "gpu ms", "cpu ms", "speedup", "matches CPU");
     for (size_t i = 0; i < nrows; i++) {
-        const row *r = &rows[i];
+        const gpu_bench_row *r = &rows[i];
         double sp = r->cpu_ms > 0 && r->gpu_ms > 0 ? r->cpu_ms / r->gpu_ms : 0;
-        fprintf(out, "%-22s %12.2f %12.2f %9.2f %s\n", r->name, r->gpu_ms, r->cpu_ms, sp, r->ok ? "yes" : "NO");
+        fprintf(out, "%-22s %12.2f %12.2f %9.2f %s", r->name, r->gpu_ms, r->cpu_ms, sp, r->ok ? "yes" : "NO");
+        if (r->cpu_log && r->cpu_log < r->log)
+            fprintf(out, "  (CPU at 2^%u, scaled; checked at 2^%u)", r->cpu_log, r->cpu_log);
+        fputc('\n', out);
         if (!r->ok && !rc)
             rc = 1;
         cuzk_json_begin_object(&j, NULL);
@@ -289,6 +274,8 @@ static int report(const bench_args *a, bench_ctx *b, const row *rows, size_t nro
         else
             cuzk_json_null(&j, "speedup");
         cuzk_json_bool(&j, "ok", r->ok);
+        if (r->cpu_log && r->cpu_log < r->log)
+            cuzk_json_uint(&j, "cpu_log", r->cpu_log);
         cuzk_json_end_object(&j);
     }
     cuzk_json_end_array(&j);
@@ -299,22 +286,23 @@ static int report(const bench_args *a, bench_ctx *b, const row *rows, size_t nro
     else if (a->json)
         rc = 2, fprintf(stderr, "cuzk-bench gpu: out of memory for the JSON text\n");
     cuzk_json_free(&j);
-    close_device(b);
+    gpu_bench_close(b);
     return rc;
 }
 
 static int bench_gpu_ntt(int argc, char **argv)
 {
-    bench_args a = {"24,27", NULL, NULL, -1, 0};
-    bench_ctx b = {0};
+    gpu_bench_args a = {"24,27", NULL, NULL, -1, 0, false, -1};
+    gpu_bench_ctx b = {0};
     unsigned sizes[8], ns;
-    int rc = parse_args(argc, argv, "ntt", USAGE_NTT, &a, &b, sizes, &ns, POLY_MAX_LOG2);
+    int rc = gpu_bench_parse(argc, argv, "ntt", USAGE_NTT, &a, &b, sizes, &ns, POLY_MAX_LOG2);
     if (rc) {
-        close_device(&b);
+        gpu_bench_close(&b);
         return rc < 0 ? 0 : rc;
     }
     /* warm-up: first launches (JIT / kernel builds) and small tables */
-    row rows[3 * 8 + 3];
+    gpu_bench_row rows[3 * 8 + 3];
+    memset(rows, 0, sizeof rows); /* cpu_log and anything a size leaves unset */
     size_t nrows = 0;
     cuzk_error err = {0};
     cuzk_status st = bench_size(&b, 10, rows, &nrows, &err);
@@ -323,20 +311,20 @@ static int bench_gpu_ntt(int argc, char **argv)
         st = bench_size(&b, sizes[i], rows, &nrows, &err);
     if (st)
         fprintf(stderr, "cuzk-bench gpu ntt: %s\n", err.msg);
-    return report(&a, &b, rows, nrows, st ? 2 : 0);
+    return gpu_bench_report(&a, &b, rows, nrows, st ? 2 : 0);
 }
 
 #define MSM_BENCH_POOL ((size_t)1 << 20)
 
 /* One MSM size: rows msm_<mix>_2^N (device scalars, bases resident) and upload_bases_2^N. */
-static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, row *rows, size_t *nrows,
+static cuzk_status bench_msm_size(gpu_bench_ctx *b, unsigned log_n, bool filecoin, gpu_bench_row *rows, size_t *nrows,
                                   cuzk_error *err)
 {
     size_t n = (size_t)1 << log_n, npool = n < MSM_BENCH_POOL ? n : MSM_BENCH_POOL;
     uint64_t seed = 0x62656e63686d736dULL + log_n;
     g1_affine_t *pool = bench_g1_bases(npool, &seed), *bases = n == npool ? pool : malloc(n * sizeof *bases);
     uint64_t *s = malloc(n * 4 * sizeof *s);
-    row *m = &rows[(*nrows)++], *up = &rows[(*nrows)++];
+    gpu_bench_row *m = &rows[(*nrows)++], *up = &rows[(*nrows)++];
     snprintf(m->name, sizeof m->name, "msm_%s_2^%u", filecoin ? "filecoin" : "random", log_n);
     snprintf(up->name, sizeof up->name, "upload_bases_2^%u", log_n);
     m->log = up->log = log_n;
@@ -359,14 +347,14 @@ static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, r
     double t0 = bench_now();
     cuzk_status st = filecoin ? msm_g1_witness(&want, bases, n, NULL, s, n, &o, NULL, err)
                               : msm_g1(&want, bases, s, n, &o, err);
-    m->cpu_ms = ms_since(t0);
+    m->cpu_ms = gpu_bench_ms_since(t0);
 
     gpu_msm_bases *db = NULL;
     gpu_buffer *ds = NULL;
     if (!st) {
         t0 = bench_now();
         st = gpu_msm_bases_upload(b->q, bases, n, &db, err);
-        up->gpu_ms = ms_since(t0);
+        up->gpu_ms = gpu_bench_ms_since(t0);
     }
     if (!st)
         st = gpu_buffer_alloc(b->dev, n * 32, &ds, err);
@@ -378,7 +366,7 @@ static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, r
         memset(&got, 0, sizeof got);
         t0 = bench_now();
         st = gpu_msm_g1(b->q, db, 0, ds, n, &got, err);
-        double ms = ms_since(t0);
+        double ms = gpu_bench_ms_since(t0);
         if (r == 0)
             m->ok = !st && !memcmp(&got, &want, sizeof got);
         if (r == 0 || ms < m->gpu_ms)
@@ -397,20 +385,21 @@ static cuzk_status bench_msm_size(bench_ctx *b, unsigned log_n, bool filecoin, r
 
 static int bench_gpu_msm(int argc, char **argv)
 {
-    bench_args a = {"20", NULL, "random", -1, 0};
-    bench_ctx b = {0};
+    gpu_bench_args a = {"20", NULL, "random", -1, 0, false, -1};
+    gpu_bench_ctx b = {0};
     unsigned sizes[8], ns;
-    int rc = parse_args(argc, argv, "msm", USAGE_MSM, &a, &b, sizes, &ns, 28);
+    int rc = gpu_bench_parse(argc, argv, "msm", USAGE_MSM, &a, &b, sizes, &ns, 28);
     if (!rc && strcmp(a.mix, "random") && strcmp(a.mix, "filecoin")) {
         fprintf(stderr, "cuzk-bench gpu msm: --mix wants random or filecoin, got '%s'\n", a.mix);
         rc = 2;
     }
     if (rc) {
-        close_device(&b);
+        gpu_bench_close(&b);
         return rc < 0 ? 0 : rc;
     }
     bool filecoin = !strcmp(a.mix, "filecoin");
-    row rows[2 * 8 + 2];
+    gpu_bench_row rows[2 * 8 + 2];
+    memset(rows, 0, sizeof rows); /* cpu_log and anything a size leaves unset */
     size_t nrows = 0;
     cuzk_error err = {0};
     cuzk_status st = bench_msm_size(&b, 10, filecoin, rows, &nrows, &err); /* warm-up */
@@ -419,7 +408,7 @@ static int bench_gpu_msm(int argc, char **argv)
         st = bench_msm_size(&b, sizes[i], filecoin, rows, &nrows, &err);
     if (st)
         fprintf(stderr, "cuzk-bench gpu msm: %s\n", err.msg);
-    return report(&a, &b, rows, nrows, st ? 2 : 0);
+    return gpu_bench_report(&a, &b, rows, nrows, st ? 2 : 0);
 }
 
 int bench_gpu(int argc, char **argv)
@@ -428,6 +417,8 @@ int bench_gpu(int argc, char **argv)
         return bench_gpu_ntt(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "msm"))
         return bench_gpu_msm(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "partition"))
+        return bench_gpu_partition(argc - 1, argv + 1);
     bool help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
     fputs(USAGE, help ? stdout : stderr);
     return help ? 0 : 2;
