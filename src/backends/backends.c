@@ -316,6 +316,7 @@ cuzk_status backend_device_stats_get(backend *b, uint32_t i, backend_device_stat
     out->fallbacks = d->fallbacks;
     out->bases_bytes = d->bases_bytes;
     out->bases_budget_bytes = d->bases_budget;
+    out->staging_bytes = (uint64_t)d->nslots * b->gpu->staging_bytes;
     out->bases_resident = d->n_resident;
     out->bases_evictions = d->evictions;
     out->scalar_upload_bytes = d->scalar_bytes;

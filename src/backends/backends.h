@@ -115,6 +115,8 @@ typedef struct {
     uint64_t fallbacks;            /* of those, proved on the CPU instead */
     uint64_t bases_bytes;          /* resident bases */
     uint64_t bases_budget_bytes;   /* their budget */
+    uint64_t staging_bytes;        /* pinned host staging of this device's workers made so far
+                                      (one [gpus] staging_buffer each, made on first use) */
     uint32_t bases_resident;       /* parameter sets resident */
     uint64_t bases_evictions;      /* parameter sets dropped to make room (least recently used) */
     uint64_t scalar_upload_bytes;  /* witness scalars uploaded for the L, A and B_G1 MSMs since

@@ -125,13 +125,19 @@ check(dv.partitions_proved >= 2 and dv.partitions_failed == 0 and dv.busy_ms > 0
       "device counters: %s" % dv)
 check(dv.bases_resident == 2 and dv.bases_bytes > 0 and dv.bases_bytes <= dv.bases_budget_bytes and
       dv.mem_total_bytes > 0, "resident bases of porep-2k and winning-2k: %s" % dv)
+check(dv.staging_bytes in (STAGING // 2, STAGING),
+      "pinned staging of the workers that ran (32 MiB each): %d bytes" % dv.staging_bytes)
 check(len(st.gpus) == 2 and all("opencl:0" in g.name and g.vram_total_bytes == dv.mem_total_bytes for g in st.gpus),
       "two prover workers on the device: %s" % [g.name for g in st.gpus])
 code, text = d.http("/metrics")
 check(code == 200 and 'cuzk_device_bases_bytes{device="0",name="opencl:0' in text and
-      "cuzk_device_busy_seconds_total" in text and "cuzk_device_queue_depth" in text, "/metrics per device")
+      "cuzk_device_busy_seconds_total" in text and "cuzk_device_queue_depth" in text and
+      'cuzk_device_staging_bytes{device="0",name="opencl:0' in text and
+      "cuzk_device_memory_free_bytes{" not in text, "/metrics per device (no free memory sample: OpenCL cannot tell)")
 code, text = d.http("/status")
-check(code == 200 and json.loads(text)["devices"][0]["bases_resident"] == 2, "/status devices")
+sd = json.loads(text)["devices"][0] if code == 200 else {}
+check(sd.get("bases_resident") == 2 and sd.get("staging_bytes") == dv.staging_bytes and
+      sd.get("mem_free_bytes") == 0 and sd.get("mem_total_bytes") == dv.mem_total_bytes, "/status devices: %s" % sd)
 d.stop()
 
 # ---- an injected device failure fails only its job; the daemon keeps serving

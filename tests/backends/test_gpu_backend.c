@@ -333,6 +333,9 @@ static void test_other_density(circuit *small)
     CHECK(s.scalar_upload_bytes == want && s.bases_resident == 1 && s.partitions == 3,
           "other density: %llu scalar bytes (expected %llu), %u resident", (unsigned long long)s.scalar_upload_bytes,
           (unsigned long long)want, s.bases_resident);
+    /* one worker: one slot's pinned staging, the 64 KiB of open_backend */
+    CHECK(s.staging_bytes == 64 << 10 && s.mem_total_bytes > 0, "staging %llu bytes (expected 65536), memory %llu",
+          (unsigned long long)s.staging_bytes, (unsigned long long)s.mem_total_bytes);
     backend_close(b);
     free(moved);
 }
