@@ -428,6 +428,8 @@ rc, out, err = bench(addr, "status")
 workers = re.findall(r"^worker (\d+) \(device (\d+)\): (.*)$", out, re.M)
 check(rc == 0 and [w[0] for w in workers] == ["0", "1"] and len(set(w[2] for w in workers)) == 2 and
       "completed: 4" in out, "bench status workers: %r" % out)
+check(re.search(r"^device 0 cpu \(cpu\): memory 0 bytes, free 0, bases 0 / 0 bytes \(0 resident\), staging 0 bytes",
+                out, re.M), "bench status: the CPU backend's one device: %r" % out)
 rc, out, err = bench(addr, "preload", "-c", "synthetic-4")
 check(rc == 0 and "synthetic-4: loaded in" in out, "bench preload: %r %r" % (out, err))
 check(d.stop() == 0, "json daemon stops")

@@ -343,6 +343,13 @@ static int simple(client *c, const char *addr, const char *cmd, const char *circ
                    s->pinned_memory_bytes, s->pinned_memory_limit_bytes);
             for (size_t i = 0; i < s->n_gpus; i++)
                 printf("worker %zu (device %u): %s\n", i, s->gpus[i]->ordinal, s->gpus[i]->name);
+            for (size_t i = 0; i < s->n_devices; i++) { /* free 0: the runtime cannot tell */
+                const Cuzk__V1__DeviceStatus *d = s->devices[i];
+                printf("device %u %s (%s): memory %" PRIu64 " bytes, free %" PRIu64 ", bases %" PRIu64 " / %" PRIu64
+                       " bytes (%u resident), staging %" PRIu64 " bytes, busy %" PRIu64 " ms, queue %u\n",
+                       d->ordinal, d->name, d->backend, d->mem_total_bytes, d->mem_free_bytes, d->bases_bytes,
+                       d->bases_budget_bytes, d->bases_resident, d->staging_bytes, d->busy_ms, d->queue_depth);
+            }
             for (size_t i = 0; i < s->n_loaded_srs; i++) {
                 const ProtobufCEnumValue *tv =
                     protobuf_c_enum_descriptor_get_value(&cuzk__v1__srsstatus__tier__descriptor, s->loaded_srs[i]->tier);
