@@ -1,9 +1,7 @@
-/* SHA-256 (FIPS 180-4) for the layers that need a digest but not the rest of libcrypto: the
- * PCE file fingerprint (cs), the parameter cache's vk digest (groth16) and the OpenCL program
- * cache key (gpu). Built with libcrypto when CMake found it (CUZK_HAVE_OPENSSL: its SHA-NI /
- * AVX2 code), else with the portable C of sha256.c, so that the GPU-only build (no OpenSSL
- * headers, see the root CMakeLists.txt) still has them; both give the same bytes (tests/sha256
- * checks each against the FIPS 180-2 example vectors and against each other).
+/* SHA-256 (FIPS 180-4) through libcrypto's EVP interface, in one place for the layers that
+ * need a digest: the PCE file fingerprint (cs), the parameter cache's vk digest (groth16) and
+ * the OpenCL program cache key (gpu). Every build links libcrypto (the GPU-only build too; see
+ * the root CMakeLists.txt and tests/gpu/device-debs.sh for a GPU image without its headers).
  *
  * A context is owned by one thread at a time; separate contexts are independent. */
 #ifndef CUZK_COMMON_SHA256_H
@@ -14,11 +12,8 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t h[8];      /* portable state */
-    uint64_t nbytes;    /* bytes absorbed so far */
-    uint8_t buf[64];    /* pending partial block (nbytes % 64 bytes) */
-    void *evp;          /* libcrypto context when CUZK_HAVE_OPENSSL, else NULL */
-    bool failed;        /* a libcrypto call failed; final reports it */
+    void *evp;   /* EVP_MD_CTX, NULL when its allocation failed */
+    bool failed; /* a libcrypto call failed; final reports it */
 } cuzk_sha256_ctx;
 
 /* Start a digest. Never fails by itself: a libcrypto failure (out of memory) is remembered
@@ -32,14 +27,9 @@ bool cuzk_sha256_final(cuzk_sha256_ctx *c, uint8_t out[32]);
 /* One-shot digest of p[0..n); false as for cuzk_sha256_final. */
 bool cuzk_sha256(const void *p, size_t n, uint8_t out[32]);
 
-/* FIPS 180-4 constants: the round constants K (section 4.2.2) and the initial hash value (5.3.3);
- * also the SHA-256 circuit's (gadgets/sha256.c). */
+/* FIPS 180-4 constants: the round constants K (section 4.2.2) and the initial hash value
+ * (5.3.3), for the SHA-256 circuit (gadgets/sha256.c), which computes the compression in R1CS. */
 extern const uint32_t cuzk_sha256_k[64];
 extern const uint32_t cuzk_sha256_h0[8];
-
-/* The portable implementation alone, whatever the build (for tests/sha256's cross-check). */
-void cuzk_sha256_portable(const void *p, size_t n, uint8_t out[32]);
-/* "libcrypto" or "portable": what cuzk_sha256_* use in this build. */
-const char *cuzk_sha256_impl(void);
 
 #endif

@@ -2,11 +2,15 @@
 # The GPU device check: one command on a machine with an NVIDIA GPU, its driver and nvcc (no
 # network needed), from the repository root. It needs only cmake, make, a C compiler and
 # python3 (no jq: the JSON work is tests/gpu/device_check_json.py); where the daemon's
-# libraries (gRPC, protobuf-c, microhttpd, jansson, libsystemd, OpenSSL headers, pkg-config)
-# are missing, as on a bare GPU image, CMake configures the GPU-only build by itself (root
-# CMakeLists.txt, CUZK_GPU_ONLY), which has everything this script runs:
+# libraries (gRPC, protobuf-c, microhttpd, libsystemd, pkg-config) are missing, as on a bare
+# GPU image, CMake configures the GPU-only build by itself (root CMakeLists.txt,
+# CUZK_GPU_ONLY), which has everything this script runs. libcrypto and jansson are needed by
+# every build: where their headers are missing, the script unpacks the Debian packages that
+# tests/gpu/device-debs.sh downloaded into .device-debs/ (beside the build, not into /):
 #
-#     tests/gpu/device-check.sh
+#     tests/gpu/device-debs.sh          # here, once (downloads 4 packages, about 5 MB)
+#     tests/gpu/device-check.sh         # on the GPU machine; the device tool's run with
+#                                       # carry [".device-debs"]
 #
 # 1. builds build-device/ with CUDA for the GPU present (CUZK_CUDA_ARCHS from nvidia-smi's
 #    compute capability, e.g. 90 on an H200), in parallel on every core;
@@ -68,6 +72,26 @@ if [[ ${DEVICE_CHECK_NO_BUILD:-0} != 1 ]]; then
   fi
   flags="-DCUZK_CUDA=ON"
   [[ -n $archs ]] && flags+=" -DCUZK_CUDA_ARCHS=$archs"
+  # libcrypto and jansson (every build needs them): a bare GPU image has neither's headers, so
+  # unpack the Debian packages tests/gpu/device-debs.sh put in .device-debs/ (carried by the
+  # device tool) into $build/deps and let the compiler, linker, CMake and the runs find them.
+  if ! echo '#include <openssl/evp.h>
+#include <jansson.h>' | ${CC:-cc} -E -x c - >/dev/null 2>&1; then
+    if ! ls .device-debs/*.deb >/dev/null 2>&1; then
+      log "no OpenSSL / jansson headers and no .device-debs/: run tests/gpu/device-debs.sh on the"
+      log "development machine and carry .device-debs (run's carry: [\".device-debs\"])"
+      exit 2
+    fi
+    deps=$PWD/$build/deps
+    mkdir -p "$deps"
+    for f in .device-debs/*.deb; do dpkg -x "$f" "$deps" || { log "dpkg -x $f failed"; exit 2; }; done
+    multi=$(ls -d "$deps"/usr/lib/*-linux-gnu 2>/dev/null | head -1)
+    export CMAKE_PREFIX_PATH=$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+    export CPATH=$deps/usr/include${multi:+:$deps/usr/include/${multi##*/}}${CPATH:+:$CPATH}
+    export LIBRARY_PATH=${multi:-$deps/usr/lib}${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=${multi:-$deps/usr/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    log "libcrypto and jansson from .device-debs, unpacked in $deps"
+  fi
   log "building $build (CMAKE_FLAGS=$flags) on $(nproc) cores"
   if [[ -f $build/CMakeCache.txt && -n $archs ]]; then
     cmake -S . -B "$build" -DCUZK_CUDA_ARCHS="$archs" >/dev/null || exit 2

@@ -2,6 +2,7 @@
  * (src/poly), and the device G1 MSM (src/gpu/msm.h) beside the CPU's (src/msm), in the same
  * run, at chosen sizes, each device result checked byte for byte against the CPU's.
  * tests/gpu/device-check.sh collects their JSON rows. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 
 #include "bench.h"
 #include "gpu_bench.h"
-#include "common/json_out.h"
 #include "gpu/msm.h"
 #include "gpu/ntt.h"
 #include "msm/msm.h"
@@ -245,12 +245,7 @@ void gpu_bench_close(gpu_bench_ctx *b)
 int gpu_bench_report(const gpu_bench_args *a, gpu_bench_ctx *b, const gpu_bench_row *rows, size_t nrows, int rc)
 {
     FILE *out = a->json ? stderr : stdout;
-    cuzk_json j;
-    cuzk_json_init(&j);
-    cuzk_json_begin_object(&j, NULL);
-    cuzk_json_string(&j, "device", gpu_device_label(b->dev));
-    cuzk_json_uint(&j, "cpu_threads", b->threads);
-    cuzk_json_begin_array(&j, "rows");
+    json_t *j = json_object(), *jr = json_array();
     fprintf(out, "%-22s %12s %12s %9s %s\n", "", "gpu ms", "cpu ms", "speedup", "matches CPU");
     for (size_t i = 0; i < nrows; i++) {
         const gpu_bench_row *r = &rows[i];
@@ -261,31 +256,30 @@ int gpu_bench_report(const gpu_bench_args *a, gpu_bench_ctx *b, const gpu_bench_
         fputc('\n', out);
         if (!r->ok && !rc)
             rc = 1;
-        cuzk_json_begin_object(&j, NULL);
-        cuzk_json_string(&j, "name", r->name);
-        cuzk_json_uint(&j, "log", r->log);
-        cuzk_json_real(&j, "gpu_ms", r->gpu_ms);
-        if (r->cpu_ms > 0)
-            cuzk_json_real(&j, "cpu_ms", r->cpu_ms);
-        else
-            cuzk_json_null(&j, "cpu_ms");
-        if (sp > 0)
-            cuzk_json_real(&j, "speedup", sp);
-        else
-            cuzk_json_null(&j, "speedup");
-        cuzk_json_bool(&j, "ok", r->ok);
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(r->name));
+        json_object_set_new(o, "log", json_integer(r->log));
+        json_object_set_new(o, "gpu_ms", json_real(r->gpu_ms));
+        json_object_set_new(o, "cpu_ms", r->cpu_ms > 0 ? json_real(r->cpu_ms) : json_null());
+        json_object_set_new(o, "speedup", sp > 0 ? json_real(sp) : json_null());
+        json_object_set_new(o, "ok", json_boolean(r->ok));
         if (r->cpu_log && r->cpu_log < r->log)
-            cuzk_json_uint(&j, "cpu_log", r->cpu_log);
-        cuzk_json_end_object(&j);
+            json_object_set_new(o, "cpu_log", json_integer(r->cpu_log));
+        json_array_append_new(jr, o);
     }
-    cuzk_json_end_array(&j);
-    cuzk_json_uint(&j, "peak_rss_bytes", bench_peak_rss());
-    cuzk_json_end_object(&j);
-    if (a->json && cuzk_json_text(&j))
-        printf("%s\n", cuzk_json_text(&j));
-    else if (a->json)
-        rc = 2, fprintf(stderr, "cuzk-bench gpu: out of memory for the JSON text\n");
-    cuzk_json_free(&j);
+    json_object_set_new(j, "device", json_string(gpu_device_label(b->dev)));
+    json_object_set_new(j, "cpu_threads", json_integer(b->threads));
+    json_object_set_new(j, "rows", jr);
+    json_object_set_new(j, "peak_rss_bytes", json_integer((json_int_t)bench_peak_rss()));
+    if (a->json) {
+        char *txt = json_dumps(j, JSON_COMPACT);
+        if (txt)
+            printf("%s\n", txt);
+        else
+            rc = 2, fprintf(stderr, "cuzk-bench gpu: out of memory for the JSON text\n");
+        free(txt);
+    }
+    json_decref(j);
     gpu_bench_close(b);
     return rc;
 }

@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "backends/backends.h"
 #include "gpu/msm.h"
 #include "bench.h"
-#include "common/json_out.h"
 #include "curve/pairing.h"
 #include "field/cpu.h"
 #include "groth16/groth16.h"
@@ -306,9 +307,7 @@ int bench_micro(int argc, char **argv)
     uint64_t seed = 42;
     unsigned max_log = quick ? 16 : 20;
     size_t nmax = (size_t)1 << max_log;
-    cuzk_json j;
-    cuzk_json_init(&j);
-    cuzk_json_begin_object(&j, NULL);
+    json_t *j = json_object();
     fprintf(out, "cuzk-bench micro (%s build, %s CPU back end%s)\n", fp_backend_name(), cpu, quick ? ", quick" : "");
     fprintf(out, "preparing %zu G1 bases ...\n", nmax);
     fflush(out);
@@ -321,9 +320,9 @@ int bench_micro(int argc, char **argv)
     double fpm = time_fp_mul(), frm = time_fr_mul(), madd = time_g1_madd(b1);
     fprintf(out, "%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n%-28s %10.1f ns/op\n", "Fp mul", fpm, "Fr mul", frm,
            "G1 mixed add", madd);
-    cuzk_json_real(&j, "fp_mul_ns", fpm);
-    cuzk_json_real(&j, "fr_mul_ns", frm);
-    cuzk_json_real(&j, "g1_madd_ns", madd);
+    json_object_set_new(j, "fp_mul_ns", json_real(fpm));
+    json_object_set_new(j, "fr_mul_ns", json_real(frm));
+    json_object_set_new(j, "g1_madd_ns", json_real(madd));
     fflush(out);
 
     for (unsigned lg = 16; lg <= max_log; lg += 2) {
@@ -336,7 +335,7 @@ int bench_micro(int argc, char **argv)
                         lg, t, t > 1 ? "s" : " ", ms, ms * 1e6 / (double)((size_t)1 << lg));
                 char key[64];
                 snprintf(key, sizeof key, "msm_g1%s_2p%u_t%u_ms", bool90 ? "_bool90" : "", lg, t);
-                cuzk_json_real(&j, key, ms);
+                json_object_set_new(j, key, json_real(ms));
                 fflush(out);
             }
         }
@@ -347,14 +346,13 @@ int bench_micro(int argc, char **argv)
                ms * 1e6 / 65536.0);
         char key[64];
         snprintf(key, sizeof key, "msm_g2_2p16_t%u_ms", t);
-        cuzk_json_real(&j, key, ms);
+        json_object_set_new(j, key, json_real(ms));
         fflush(out);
     }
     backend *gb = NULL;
     cuzk_error gerr = {0};
     if (bc.kind != BACKEND_CPU && backend_open(&bc, &gb, &gerr)) {
         fprintf(stderr, "cuzk-bench micro: backend: %s\n", gerr.msg);
-        cuzk_json_free(&j);
         return 2;
     }
     gpu_device *gdev = gb ? backend_gpu_device(gb, 0) : NULL;
@@ -366,7 +364,7 @@ int bench_micro(int argc, char **argv)
         if (gpu_queue_create(gdev, &q, &gerr) || gpu_msm_bases_upload(q, b1, nmax, &gbases, &gerr)) {
             fprintf(stderr, "cuzk-bench micro: %s\n", gerr.msg);
         } else {
-            cuzk_json_string(&j, "gpu_device", gpu_device_label(gdev));
+            json_object_set_new(j, "gpu_device", json_string(gpu_device_label(gdev)));
             for (unsigned lg = 16; lg <= max_log; lg += 2)
                 for (int bool90 = 0; bool90 <= 1; bool90++) {
                     if (bool90 ? !want_bool90 : !want_random)
@@ -380,9 +378,9 @@ int bench_micro(int argc, char **argv)
                             same ? "" : "  RESULT DIFFERS FROM THE CPU'S");
                     char key[64];
                     snprintf(key, sizeof key, "gpu_msm_g1%s_2p%u_ms", bool90 ? "_bool90" : "", lg);
-                    cuzk_json_real(&j, key, ms);
+                    json_object_set_new(j, key, json_real(ms));
                     snprintf(key, sizeof key, "gpu_msm_g1%s_2p%u_same", bool90 ? "_bool90" : "", lg);
-                    cuzk_json_bool(&j, key, same);
+                    json_object_set_new(j, key, json_boolean(same));
                     fflush(out);
                 }
         }
@@ -397,7 +395,7 @@ int bench_micro(int argc, char **argv)
             fprintf(out, "NTT 2^%-2u     %u thread%s     %10.1f ms\n", lg, t, t > 1 ? "s" : " ", ms);
             char key[64];
             snprintf(key, sizeof key, "ntt_2p%u_t%u_ms", lg, t);
-            cuzk_json_real(&j, key, ms);
+            json_object_set_new(j, key, json_real(ms));
             fflush(out);
         }
     pairing_times_t pt;
@@ -416,16 +414,18 @@ int bench_micro(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof prows / sizeof prows[0]; i++) {
         fprintf(out, "%-28s %10.1f us\n", prows[i].label, prows[i].us);
-        cuzk_json_real(&j, prows[i].key, prows[i].us);
+        json_object_set_new(j, prows[i].key, json_real(prows[i].us));
     }
-    cuzk_json_string(&j, "field_backend", fp_backend_name());
-    cuzk_json_string(&j, "cpu_backend", cpu);
-    cuzk_json_string(&j, "msm_scalars", sets);
-    cuzk_json_bool(&j, "quick", quick);
-    cuzk_json_end_object(&j);
-    if (json)
-        printf("%s\n", cuzk_json_text(&j) ? cuzk_json_text(&j) : "{}");
-    cuzk_json_free(&j);
+    json_object_set_new(j, "field_backend", json_string(fp_backend_name()));
+    json_object_set_new(j, "cpu_backend", json_string(cpu));
+    json_object_set_new(j, "msm_scalars", json_string(sets));
+    json_object_set_new(j, "quick", json_boolean(quick));
+    if (json) {
+        char *txt = json_dumps(j, JSON_COMPACT);
+        printf("%s\n", txt);
+        free(txt);
+    }
+    json_decref(j);
     free(b1);
     free(b2);
     free(s);

@@ -1,12 +1,12 @@
 /* cuzk gpu-info [--json]: the devices each GPU runtime of this binary sees (src/gpu/runtime.h
  * gpu_discover), or why a runtime has none (not built, no driver, no platform). Always exit 0
  * unless the arguments are wrong (2): having no GPU is an answer, not an error. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "common/json_out.h"
 #include "gpu/runtime.h"
 
 static const char USAGE[] =
@@ -22,28 +22,28 @@ static double gib(uint64_t b)
     return (double)b / (double)(1ULL << 30);
 }
 
-static void device_json(cuzk_json *j, const gpu_device_info *d)
+static json_t *device_json(const gpu_device_info *d)
 {
-    cuzk_json_begin_object(j, NULL);
-    cuzk_json_string(j, "runtime", gpu_runtime_name(d->runtime));
-    cuzk_json_uint(j, "index", d->index);
-    cuzk_json_string(j, "name", d->name);
-    cuzk_json_string(j, "vendor", d->vendor);
-    cuzk_json_string(j, "platform", d->platform);
-    cuzk_json_string(j, "version", d->version);
-    cuzk_json_string(j, "driver", d->driver);
+    json_t *o = json_object();
+    json_object_set_new(o, "runtime", json_string(gpu_runtime_name(d->runtime)));
+    json_object_set_new(o, "index", json_integer(d->index));
+    json_object_set_new(o, "name", json_string(d->name));
+    json_object_set_new(o, "vendor", json_string(d->vendor));
+    json_object_set_new(o, "platform", json_string(d->platform));
+    json_object_set_new(o, "version", json_string(d->version));
+    json_object_set_new(o, "driver", json_string(d->driver));
     if (d->runtime == GPU_RUNTIME_CUDA) {
         char cc[16];
         snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-        cuzk_json_string(j, "compute_capability", cc);
+        json_object_set_new(o, "compute_capability", json_string(cc));
     }
-    cuzk_json_uint(j, "compute_units", d->compute_units);
-    cuzk_json_uint(j, "memory_bytes", d->global_mem_bytes);
-    cuzk_json_uint(j, "max_alloc_bytes", d->max_alloc_bytes);
-    cuzk_json_uint(j, "local_mem_bytes", d->local_mem_bytes);
-    cuzk_json_uint(j, "max_group_size", d->max_group_size);
-    cuzk_json_bool(j, "cpu", d->is_cpu);
-    cuzk_json_end_object(j);
+    json_object_set_new(o, "compute_units", json_integer(d->compute_units));
+    json_object_set_new(o, "memory_bytes", json_integer((json_int_t)d->global_mem_bytes));
+    json_object_set_new(o, "max_alloc_bytes", json_integer((json_int_t)d->max_alloc_bytes));
+    json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)d->local_mem_bytes));
+    json_object_set_new(o, "max_group_size", json_integer(d->max_group_size));
+    json_object_set_new(o, "cpu", json_boolean(d->is_cpu));
+    return o;
 }
 
 static void print_text(const gpu_report *r)
@@ -78,37 +78,35 @@ int cmd_gpu_info(int argc, char **argv)
         fprintf(stderr, "cuzk gpu-info: unknown argument '%s'\n%s", argv[i], USAGE);
         return CLI_ERROR;
     }
-    cuzk_json j;
-    cuzk_json_init(&j);
-    cuzk_json_begin_object(&j, NULL);
-    cuzk_json_begin_array(&j, "runtimes");
+    json_t *runtimes = json_array();
     for (int rt = 0; rt < GPU_RUNTIME_COUNT; rt++) {
         gpu_report r;
         cuzk_error err = {0};
         if (gpu_discover((gpu_runtime)rt, &r, &err)) /* only out of memory */
             snprintf(r.reason, sizeof r.reason, "discovery failed: %s", err.msg);
         if (as_json) {
-            cuzk_json_begin_object(&j, NULL);
-            cuzk_json_string(&j, "runtime", gpu_runtime_name((gpu_runtime)rt));
-            cuzk_json_bool(&j, "built", r.built);
-            cuzk_json_string(&j, "reason", r.reason);
-            cuzk_json_begin_array(&j, "devices");
+            json_t *o = json_object(), *devs = json_array();
+            json_object_set_new(o, "runtime", json_string(gpu_runtime_name((gpu_runtime)rt)));
+            json_object_set_new(o, "built", json_boolean(r.built));
+            json_object_set_new(o, "reason", json_string(r.reason));
             for (size_t i = 0; i < r.ndevices; i++)
-                device_json(&j, &r.devices[i]);
-            cuzk_json_end_array(&j);
-            cuzk_json_end_object(&j);
+                json_array_append_new(devs, device_json(&r.devices[i]));
+            json_object_set_new(o, "devices", devs);
+            json_array_append_new(runtimes, o);
         } else {
             print_text(&r);
         }
         gpu_report_free(&r);
     }
-    cuzk_json_end_array(&j);
-    cuzk_json_end_object(&j);
-    int rc = CLI_OK;
-    if (as_json && cuzk_json_text(&j))
-        printf("%s\n", cuzk_json_text(&j));
-    else if (as_json)
-        fprintf(stderr, "cuzk gpu-info: out of memory for the JSON text\n"), rc = CLI_ERROR;
-    cuzk_json_free(&j);
-    return rc;
+    if (as_json) {
+        json_t *root = json_pack("{s:o}", "runtimes", runtimes);
+        char *s = json_dumps(root, JSON_COMPACT);
+        if (s)
+            printf("%s\n", s);
+        free(s);
+        json_decref(root);
+    } else {
+        json_decref(runtimes);
+    }
+    return CLI_OK;
 }
