@@ -1,131 +1,41 @@
-/* Circuit registry (circuit_registry.h). */
+/* Circuit registry (circuit_registry.h): the "circuit" provider of the parameter manager. */
 #include "server/circuit_registry.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cs/r1cs.h"
 #include "kinds/builtin/builtin.h"
 #include "groth16/zkey.h"
 
-typedef enum { ENTRY_UNLOADED = 0, ENTRY_LOADING, ENTRY_LOADED } entry_state;
-
-struct cuzk_circuit {
-    char *name;
+/* A loaded circuit: the manager's handle. cuzk_circuit pointers are the manager's
+ * cuzk_params_entry pointers (struct cuzk_circuit is never defined). */
+typedef struct {
     bool synthetic;
-    unsigned k;                /* synthetic: log2 of the row count */
-    char *r1cs_path, *zkey_path;
-    entry_state state;
     builtin_synthetic *syn;
     r1cs_t r1cs;
     zkey_t zkey;
     builtin_r1cs *rc;
-    uint64_t size_bytes;
-    uint32_t refs;
-    double last_release_ms;    /* monotonic ms of the last release; 0 = never */
-    bool load_failed;          /* the last load failed (state is UNLOADED); load_error says why */
-    char load_error[sizeof(((cuzk_error *)0)->msg)];
-};
+} loaded;
+
+typedef struct {
+    char *name, *r1cs_path, *zkey_path;
+} configured;
 
 struct cuzk_registry {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
     unsigned setup_threads;
     cuzk_abc_pool *abc_pool; /* for the circuits' kinds; NULL: malloc */
-    cuzk_circuit **entries;
-    size_t n, cap;
+    configured *entries;     /* [[circuits]], fixed at create */
+    size_t n;
+    cuzk_params_mgr *params; /* the shared manager, or own_params */
+    cuzk_params_mgr *own_params;
+    cuzk_params_provider provider;
 };
 
-static double now_ms(void)
+static const loaded *handle_of(const cuzk_circuit *c)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static void entry_free(cuzk_circuit *c)
-{
-    if (!c)
-        return;
-    free(c->name);
-    free(c->r1cs_path);
-    free(c->zkey_path);
-    free(c);
-}
-
-static cuzk_status push_entry(cuzk_registry *r, cuzk_circuit *c, cuzk_error *err)
-{
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 8;
-        cuzk_circuit **ne = realloc(r->entries, nc * sizeof *ne);
-        if (!ne)
-            return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
-        r->entries = ne;
-        r->cap = nc;
-    }
-    r->entries[r->n++] = c;
-    return CUZK_OK;
-}
-
-cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_threads, cuzk_registry **out,
-                                 cuzk_error *err)
-{
-    *out = NULL;
-    cuzk_registry *r = calloc(1, sizeof *r);
-    if (!r)
-        return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
-    pthread_mutex_init(&r->mu, NULL);
-    pthread_cond_init(&r->cv, NULL);
-    r->setup_threads = setup_threads ? setup_threads : 1;
-    for (size_t i = 0; i < cfg->n_circuits; i++) {
-        cuzk_circuit *c = calloc(1, sizeof *c);
-        if (c) {
-            c->name = strdup(cfg->circuits[i].name);
-            c->r1cs_path = strdup(cfg->circuits[i].r1cs);
-            c->zkey_path = strdup(cfg->circuits[i].zkey);
-        }
-        if (!c || !c->name || !c->r1cs_path || !c->zkey_path || push_entry(r, c, err)) {
-            entry_free(c);
-            cuzk_registry_destroy(r);
-            return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
-        }
-    }
-    *out = r;
-    return CUZK_OK;
-}
-
-void cuzk_registry_use_abc_pool(cuzk_registry *r, cuzk_abc_pool *pool)
-{
-    r->abc_pool = pool;
-}
-
-static void unload(cuzk_circuit *c)
-{
-    builtin_synthetic_free(c->syn);
-    c->syn = NULL;
-    builtin_r1cs_free(c->rc);
-    c->rc = NULL;
-    r1cs_free(&c->r1cs);
-    zkey_free(&c->zkey);
-    c->size_bytes = 0;
-    c->state = ENTRY_UNLOADED;
-}
-
-void cuzk_registry_destroy(cuzk_registry *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->n; i++) {
-        unload(r->entries[i]);
-        entry_free(r->entries[i]);
-    }
-    free(r->entries);
-    pthread_mutex_destroy(&r->mu);
-    pthread_cond_destroy(&r->cv);
-    free(r);
+    return cuzk_params_handle((const cuzk_params_entry *)c);
 }
 
 /* "synthetic-<k>" with 2 <= k <= CUZK_SYNTHETIC_MAX_K (decimal, no leading zeros). */
@@ -148,48 +58,45 @@ static bool parse_synthetic(const char *name, unsigned *k)
     return true;
 }
 
-/* Find the entry (creating synthetic ones); NULL if unknown. Locked. */
-static cuzk_circuit *find_locked(cuzk_registry *r, const char *name, bool create, cuzk_error *err)
+static const configured *find_configured(const cuzk_registry *r, const char *name)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (!strcmp(r->entries[i]->name, name))
-            return r->entries[i];
-    unsigned k;
-    if (!parse_synthetic(name, &k)) {
-        char known[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < r->n && used + 2 < sizeof known; i++)
-            if (!r->entries[i]->synthetic)
-                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
-                                         r->entries[i]->name);
-        cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit \"%.64s\" (configured: %s; built-in: synthetic-2 .. synthetic-%d; "
-                  "Filecoin parameters: porep-, winning-, wpost-, snap-, snap-poseidon- + 2k 8m 512m 32g 64g)",
-                  name, used ? known : "none", CUZK_SYNTHETIC_MAX_K);
-        return NULL;
-    }
-    if (!create)
-        return NULL;
-    cuzk_circuit *c = calloc(1, sizeof *c);
-    if (c && (c->name = strdup(name)) != NULL) {
-        c->synthetic = true;
-        c->k = k;
-        if (!push_entry(r, c, err))
-            return c;
-    }
-    entry_free(c);
-    cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
+        if (!strcmp(r->entries[i].name, name))
+            return &r->entries[i];
     return NULL;
 }
 
-bool cuzk_registry_knows(cuzk_registry *r, const char *name)
+static bool provider_claims(void *ctx, const char *id)
 {
     unsigned k;
-    if (parse_synthetic(name, &k))
-        return true;
-    pthread_mutex_lock(&r->mu);
-    bool found = find_locked(r, name, false, NULL) != NULL;
-    pthread_mutex_unlock(&r->mu);
-    return found;
+    return find_configured(ctx, id) || parse_synthetic(id, &k);
+}
+
+static void provider_describe(void *ctx, char *out, size_t cap)
+{
+    const cuzk_registry *r = ctx;
+    char known[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < r->n && used + 2 < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "", r->entries[i].name);
+    snprintf(out, cap, "configured: %s; built-in: synthetic-2 .. synthetic-%d", used ? known : "none",
+             CUZK_SYNTHETIC_MAX_K);
+}
+
+static void unload(loaded *c)
+{
+    builtin_synthetic_free(c->syn);
+    builtin_r1cs_free(c->rc);
+    r1cs_free(&c->r1cs);
+    zkey_free(&c->zkey);
+    free(c);
+}
+
+static void provider_unload(void *ctx, void *handle, bool cold)
+{
+    (void)ctx;
+    (void)cold;
+    unload(handle);
 }
 
 static uint64_t params_bytes(const groth16_params_t *p)
@@ -198,174 +105,193 @@ static uint64_t params_bytes(const groth16_params_t *p)
            (uint64_t)(p->n_b + 3) * sizeof(g2_affine_t);
 }
 
-/* Load outside the lock (state is LOADING, so nobody else touches the entry). */
-static cuzk_status load(cuzk_registry *r, cuzk_circuit *c, cuzk_error *err)
+/* Load without any lock: the synthetic setup, or the .r1cs + .zkey. */
+static cuzk_status provider_load(void *ctx, const char *id, void **handle, uint64_t *bytes, cuzk_error *err)
 {
+    cuzk_registry *r = ctx;
+    loaded *c = calloc(1, sizeof *c);
+    if (!c)
+        return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
+    unsigned k;
+    const configured *cf = find_configured(r, id);
     cuzk_status st;
-    if (c->synthetic) {
-        if ((st = builtin_synthetic_create(c->k, r->setup_threads, &c->syn, err)))
+    if (!cf && parse_synthetic(id, &k)) {
+        c->synthetic = true;
+        if ((st = builtin_synthetic_create(k, r->setup_threads, &c->syn, err))) {
+            unload(c);
             return st;
+        }
         builtin_synthetic_use_pool(c->syn, r->abc_pool);
-        c->size_bytes = params_bytes(builtin_synthetic_params(c->syn));
+        *bytes = params_bytes(builtin_synthetic_params(c->syn));
+        *handle = c;
         return CUZK_OK;
     }
-    if ((st = r1cs_read_file(&c->r1cs, c->r1cs_path, err)))
-        return st;
-    if ((st = zkey_read_file(&c->zkey, c->zkey_path, 0, err)) ||
+    if (!cf) {
+        unload(c);
+        return cuzk_fail(err, CUZK_E_UNSUPPORTED, "unknown circuit \"%.64s\"", id);
+    }
+    if ((st = r1cs_read_file(&c->r1cs, cf->r1cs_path, err)) || (st = zkey_read_file(&c->zkey, cf->zkey_path, 0, err)) ||
         (st = builtin_r1cs_create(&c->r1cs, &c->zkey, &c->rc, err))) {
         unload(c);
         return st;
     }
     builtin_r1cs_use_pool(c->rc, r->abc_pool);
     const r1cs_t *q = &c->r1cs;
-    c->size_bytes = params_bytes(builtin_r1cs_params(c->rc)) +
-                    (q->a.row_ptr[q->a.rows] + q->b.row_ptr[q->b.rows] + q->c.row_ptr[q->c.rows]) *
-                        (sizeof(fr_t) + sizeof(uint32_t)) +
-                    3ull * (q->n_constraints + 1) * sizeof(uint64_t);
+    *bytes = params_bytes(builtin_r1cs_params(c->rc)) +
+             (q->a.row_ptr[q->a.rows] + q->b.row_ptr[q->b.rows] + q->c.row_ptr[q->c.rows]) *
+                 (sizeof(fr_t) + sizeof(uint32_t)) +
+             3ull * (q->n_constraints + 1) * sizeof(uint64_t);
+    *handle = c;
     return CUZK_OK;
 }
 
-/* Wait until the entry is loaded, loading it ourselves if nobody is. Locked on entry and
- * exit. */
-static cuzk_status ensure_loaded_locked(cuzk_registry *r, cuzk_circuit *c, uint64_t *load_ms, cuzk_error *err)
+cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_threads, cuzk_params_mgr *params,
+                                 cuzk_registry **out, cuzk_error *err)
 {
-    *load_ms = 0;
-    for (;;) {
-        if (c->state == ENTRY_LOADED)
-            return CUZK_OK;
-        if (c->state == ENTRY_UNLOADED)
-            break;
-        pthread_cond_wait(&r->cv, &r->mu);
+    *out = NULL;
+    cuzk_registry *r = calloc(1, sizeof *r);
+    if (!r || !(r->entries = calloc(cfg->n_circuits ? cfg->n_circuits : 1, sizeof *r->entries))) {
+        free(r);
+        return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
     }
-    c->state = ENTRY_LOADING;
-    pthread_mutex_unlock(&r->mu);
-    double t0 = now_ms();
-    cuzk_status st = load(r, c, err);
-    double t1 = now_ms();
-    pthread_mutex_lock(&r->mu);
-    c->state = st ? ENTRY_UNLOADED : ENTRY_LOADED;
-    c->load_failed = st != CUZK_OK;
-    snprintf(c->load_error, sizeof c->load_error, "%s", !st ? "" : err ? err->msg : cuzk_status_name(st));
-    pthread_cond_broadcast(&r->cv);
-    *load_ms = (uint64_t)(t1 - t0);
-    return st;
+    r->setup_threads = setup_threads ? setup_threads : 1;
+    r->provider = (cuzk_params_provider){"circuit", r, provider_claims, provider_describe, provider_load,
+                                         provider_unload};
+    for (size_t i = 0; i < cfg->n_circuits; i++) {
+        configured *c = &r->entries[r->n++];
+        c->name = strdup(cfg->circuits[i].name);
+        c->r1cs_path = strdup(cfg->circuits[i].r1cs);
+        c->zkey_path = strdup(cfg->circuits[i].zkey);
+        if (!c->name || !c->r1cs_path || !c->zkey_path) {
+            cuzk_registry_destroy(r);
+            return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
+        }
+    }
+    cuzk_status st = CUZK_OK;
+    if (params)
+        r->params = params;
+    else if (!(st = cuzk_params_mgr_create(NULL, &r->own_params, err)))
+        r->params = r->own_params;
+    if (!st)
+        st = cuzk_params_add_provider(r->params, &r->provider, err);
+    if (st) {
+        cuzk_registry_destroy(r);
+        return st;
+    }
+    *out = r;
+    return CUZK_OK;
 }
 
-cuzk_status cuzk_registry_acquire(cuzk_registry *r, const char *name, cuzk_circuit **out, uint64_t *load_ms,
-                                  cuzk_error *err)
+void cuzk_registry_use_abc_pool(cuzk_registry *r, cuzk_abc_pool *pool)
+{
+    r->abc_pool = pool;
+}
+
+void cuzk_registry_destroy(cuzk_registry *r)
+{
+    if (!r)
+        return;
+    if (r->params)
+        cuzk_params_remove_provider(r->params, &r->provider);
+    cuzk_params_mgr_destroy(r->own_params);
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->entries[i].name);
+        free(r->entries[i].r1cs_path);
+        free(r->entries[i].zkey_path);
+    }
+    free(r->entries);
+    free(r);
+}
+
+bool cuzk_registry_knows(cuzk_registry *r, const char *name)
+{
+    return provider_claims(r, name);
+}
+
+cuzk_status cuzk_registry_acquire(cuzk_registry *r, const char *name, cuzk_abort_fn abort, void *abort_ctx,
+                                  cuzk_circuit **out, uint64_t *load_ms, cuzk_error *err)
 {
     *out = NULL;
     *load_ms = 0;
-    pthread_mutex_lock(&r->mu);
-    cuzk_circuit *c = find_locked(r, name, true, err);
-    cuzk_status st = c ? CUZK_OK : (err ? err->code : CUZK_E_UNSUPPORTED);
-    if (c) {
-        c->refs++; /* held across loading so evict cannot race */
-        st = ensure_loaded_locked(r, c, load_ms, err);
-        if (st)
-            c->refs--;
-        else
-            *out = c;
-    }
-    pthread_mutex_unlock(&r->mu);
+    if (!provider_claims(r, name)) /* an id of another provider (a Filecoin one) is no circuit either */
+        return cuzk_params_unknown(r->params, name, err);
+    cuzk_params_entry *e;
+    cuzk_status st = cuzk_params_acquire(r->params, &r->provider, name, abort, abort_ctx, &e, load_ms, err);
+    if (!st)
+        *out = (cuzk_circuit *)e;
     return st;
 }
 
 void cuzk_registry_release(cuzk_registry *r, cuzk_circuit *c)
 {
-    if (!c)
-        return;
-    pthread_mutex_lock(&r->mu);
-    c->refs--;
-    c->last_release_ms = now_ms();
-    pthread_mutex_unlock(&r->mu);
+    cuzk_params_release(r->params, (cuzk_params_entry *)c);
 }
 
-const char *cuzk_circuit_name(const cuzk_circuit *c) { return c->name; }
-bool cuzk_circuit_is_synthetic(const cuzk_circuit *c) { return c->synthetic; }
+const char *cuzk_circuit_name(const cuzk_circuit *c) { return cuzk_params_id((const cuzk_params_entry *)c); }
+bool cuzk_circuit_is_synthetic(const cuzk_circuit *c) { return handle_of(c)->synthetic; }
 
 const cuzk_circuit_kind *cuzk_circuit_kind_of(const cuzk_circuit *c)
 {
-    return c->synthetic ? builtin_synthetic_kind(c->syn) : builtin_r1cs_kind(c->rc);
+    const loaded *h = handle_of(c);
+    return h->synthetic ? builtin_synthetic_kind(h->syn) : builtin_r1cs_kind(h->rc);
 }
 
 const void *cuzk_circuit_params(const cuzk_circuit *c)
 {
-    return c->synthetic ? (const void *)builtin_synthetic_params(c->syn) : (const void *)builtin_r1cs_params(c->rc);
+    const loaded *h = handle_of(c);
+    return h->synthetic ? (const void *)builtin_synthetic_params(h->syn) : (const void *)builtin_r1cs_params(h->rc);
 }
 
 const cuzk_verify_hook *cuzk_circuit_verify_hook(const cuzk_circuit *c)
 {
-    return c->synthetic ? builtin_synthetic_verify_hook(c->syn) : builtin_r1cs_verify_hook(c->rc);
+    const loaded *h = handle_of(c);
+    return h->synthetic ? builtin_synthetic_verify_hook(h->syn) : builtin_r1cs_verify_hook(h->rc);
 }
 
-uint32_t cuzk_circuit_n_wires(const cuzk_circuit *c) { return c->synthetic ? 0 : c->r1cs.n_wires; }
-
-cuzk_status cuzk_registry_preload(cuzk_registry *r, const char *name, bool *already_loaded, uint64_t *load_ms,
-                                  cuzk_error *err)
+uint32_t cuzk_circuit_n_wires(const cuzk_circuit *c)
 {
-    pthread_mutex_lock(&r->mu);
-    cuzk_circuit *c = find_locked(r, name, true, err);
-    cuzk_status st = c ? CUZK_OK : (err ? err->code : CUZK_E_UNSUPPORTED);
-    if (c) {
-        *already_loaded = c->state == ENTRY_LOADED;
-        c->refs++;
-        st = ensure_loaded_locked(r, c, load_ms, err);
-        c->refs--;
-        if (!st && !c->last_release_ms)
-            c->last_release_ms = now_ms();
-    }
-    pthread_mutex_unlock(&r->mu);
-    return st;
+    const loaded *h = handle_of(c);
+    return h->synthetic ? 0 : h->r1cs.n_wires;
 }
 
-cuzk_status cuzk_registry_evict(cuzk_registry *r, const char *name, bool *was_loaded, uint64_t *freed_bytes,
-                                cuzk_error *err)
+/* A manager status row as a listing row. */
+static void row_of(const cuzk_params_status *p, cuzk_srs_entry *e)
 {
-    *was_loaded = false;
-    *freed_bytes = 0;
-    pthread_mutex_lock(&r->mu);
-    cuzk_circuit *c = find_locked(r, name, false, err);
-    cuzk_status st = CUZK_OK;
-    if (!c) {
-        unsigned k;
-        /* A valid synthetic name that was never loaded is simply not loaded. */
-        st = parse_synthetic(name, &k) ? CUZK_OK : (err ? err->code : CUZK_E_UNSUPPORTED);
-    } else if (c->refs > 0 || c->state == ENTRY_LOADING) {
-        st = cuzk_fail(err, CUZK_E_INVALID_ARG, "circuit \"%s\" is in use by %u job(s); evict it when idle", name,
-                       c->refs);
-    } else if (c->state == ENTRY_LOADED) {
-        *was_loaded = true;
-        *freed_bytes = c->size_bytes;
-        unload(c);
-    }
-    pthread_mutex_unlock(&r->mu);
-    return st;
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", p->id);
+    e->loaded = p->loaded;
+    e->load_failed = p->failed && !p->loaded;
+    e->warm = p->tier == CUZK_PARAMS_WARM;
+    snprintf(e->load_error, sizeof e->load_error, "%s", e->load_failed ? p->error : "");
+    e->size_bytes = p->size_bytes;
+    e->ref_count = p->ref_count;
+    e->idle_ms = p->idle_ms;
 }
 
 cuzk_status cuzk_registry_list(cuzk_registry *r, cuzk_srs_entry **out, size_t *n, cuzk_error *err)
 {
-    pthread_mutex_lock(&r->mu);
     *n = 0;
-    *out = calloc(r->n ? r->n : 1, sizeof **out);
+    cuzk_params_status *ps;
+    size_t np;
+    cuzk_status st = cuzk_params_list(r->params, &r->provider, &ps, &np, err);
+    if (st)
+        return st;
+    *out = calloc(r->n + np + 1, sizeof **out);
     if (!*out) {
-        pthread_mutex_unlock(&r->mu);
+        free(ps);
         return cuzk_fail(err, CUZK_E_NOMEM, "registry: out of memory");
     }
-    double now = now_ms();
+    /* every configured circuit (COLD until first used), then the synthetic ones in use or loaded */
     for (size_t i = 0; i < r->n; i++) {
-        const cuzk_circuit *c = r->entries[i];
-        if (c->synthetic && c->state != ENTRY_LOADED && c->refs == 0)
-            continue;
-        cuzk_srs_entry *e = &(*out)[(*n)++];
-        snprintf(e->name, sizeof e->name, "%s", c->name);
-        e->loaded = c->state == ENTRY_LOADED;
-        e->load_failed = c->state == ENTRY_UNLOADED && c->load_failed;
-        snprintf(e->load_error, sizeof e->load_error, "%s", e->load_failed ? c->load_error : "");
-        e->size_bytes = e->loaded ? c->size_bytes : 0;
-        e->ref_count = c->refs;
-        e->idle_ms = (c->refs == 0 && c->last_release_ms > 0) ? now - c->last_release_ms : 0;
+        cuzk_params_status s;
+        if (cuzk_params_status_of(r->params, r->entries[i].name, &s))
+            row_of(&s, &(*out)[(*n)++]);
+        else
+            snprintf((*out)[(*n)++].name, sizeof (*out)->name, "%s", r->entries[i].name);
     }
-    pthread_mutex_unlock(&r->mu);
+    for (size_t i = 0; i < np; i++)
+        if (!find_configured(r, ps[i].id) && (ps[i].loaded || ps[i].ref_count))
+            row_of(&ps[i], &(*out)[(*n)++]);
+    free(ps);
     return CUZK_OK;
 }

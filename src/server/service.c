@@ -376,6 +376,30 @@ cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *desc
     return st;
 }
 
+/* The parameter side, before the engine's budget goes (no job holds any of it): the PCEs,
+ * the providers, the manager. */
+static void params_teardown(cuzk_service *s)
+{
+    fc_pce_destroy(s->fc_pce);
+    s->fc_pce = NULL;
+    fc_srs_destroy(s->fc_srs);
+    s->fc_srs = NULL;
+    cuzk_registry_destroy(s->registry);
+    s->registry = NULL;
+    cuzk_params_mgr_destroy(s->params);
+    s->params = NULL;
+}
+
+/* A creation failure once the engine exists, before the collector runs. */
+static cuzk_status fail_early(cuzk_service *s, cuzk_status st)
+{
+    params_teardown(s);
+    cuzk_engine_destroy(s->engine);
+    s->engine = NULL;
+    cuzk_service_destroy(s);
+    return st;
+}
+
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err)
 {
     *out = NULL;
@@ -400,11 +424,6 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         return st;
     }
     cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend_describe(s->backend));
-    st = cuzk_registry_create(cfg, cfg->synthesis_threads ? cfg->synthesis_threads : cpus, &s->registry, err);
-    if (st) {
-        cuzk_service_destroy(s);
-        return st;
-    }
     cuzk_engine_config ec;
     cuzk_engine_config_default(&ec);
     ec.partition_workers = cfg->partition_workers;
@@ -423,41 +442,27 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
         cuzk_service_destroy(s);
         return st;
     }
+    /* every circuit's parameters are charged to the engine's budget (idle ones give way to
+     * partitions and to other circuits' parameters): one manager, a provider per family (the
+     * circuits first: an unknown id's error lists them first) */
+    unsigned setup_threads = cfg->synthesis_threads ? cfg->synthesis_threads : cpus;
+    if ((st = cuzk_params_mgr_create(cuzk_engine_budget(s->engine), &s->params, err)) ||
+        (st = cuzk_registry_create(cfg, setup_threads, s->params, &s->registry, err)))
+        return fail_early(s, st);
     cuzk_registry_use_abc_pool(s->registry, cuzk_engine_abc_pool(s->engine));
-    /* the parameters are charged to the engine's budget (idle ones give way to partitions
-     * and to other circuits' parameters) */
     fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,
-                        cfg->synthesis_threads ? cfg->synthesis_threads : cpus, cuzk_engine_budget(s->engine),
-                        cfg->srs_lock_memory};
-    if ((st = fc_srs_create(&sc, &s->fc_srs, err))) {
-        cuzk_engine_destroy(s->engine);
-        s->engine = NULL;
-        cuzk_service_destroy(s);
-        return st;
-    }
+                        setup_threads, NULL, cfg->srs_lock_memory, s->params};
+    if ((st = fc_srs_create(&sc, &s->fc_srs, err)))
+        return fail_early(s, st);
     if (cfg->srs_pce) {
         /* PCEs next to the point caches, recorded in the background by the first proof of a
          * circuit, charged to the engine's budget without ever waiting for it */
         fc_pce_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
-        if ((st = fc_pce_create(&pc, &s->fc_pce, err))) {
-            fc_srs_destroy(s->fc_srs);
-            s->fc_srs = NULL;
-            cuzk_engine_destroy(s->engine);
-            s->engine = NULL;
-            cuzk_service_destroy(s);
-            return st;
-        }
+        if ((st = fc_pce_create(&pc, &s->fc_pce, err)))
+            return fail_early(s, st);
     }
-    if (pthread_create(&s->collector, NULL, collector_main, s)) {
-        fc_pce_destroy(s->fc_pce);
-        s->fc_pce = NULL;
-        fc_srs_destroy(s->fc_srs);
-        s->fc_srs = NULL;
-        cuzk_engine_destroy(s->engine);
-        s->engine = NULL;
-        cuzk_service_destroy(s);
-        return cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread");
-    }
+    if (pthread_create(&s->collector, NULL, collector_main, s))
+        return fail_early(s, cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread"));
     if (s->journal)
         svc_journal_replay(s);
     *out = s;
@@ -485,8 +490,7 @@ void cuzk_service_destroy(cuzk_service *s)
             job_free(j);
         }
     /* the PCEs and parameters go back to the budget before it goes: no job holds one now */
-    fc_pce_destroy(s->fc_pce);
-    fc_srs_destroy(s->fc_srs);
+    params_teardown(s);
     if (s->engine)
         cuzk_engine_destroy(s->engine);
     backend_close(s->backend);
@@ -496,7 +500,6 @@ void cuzk_service_destroy(cuzk_service *s)
             free(st);
         }
     free(s->active);
-    cuzk_registry_destroy(s->registry);
     cuzk_journal_close(s->journal);
     cuzk_metrics_free(&s->metrics);
     pthread_mutex_destroy(&s->stage_mu);
@@ -640,11 +643,12 @@ void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t ca
         *out = 0;
 }
 
-bool svc_job_cancel_requested(cuzk_service *s, svc_job *job)
+bool svc_job_aborted(void *ctx)
 {
-    pthread_mutex_lock(&s->mu);
-    bool c = job->cancel_requested;
-    pthread_mutex_unlock(&s->mu);
+    svc_abort_ctx *a = ctx;
+    pthread_mutex_lock(&a->s->mu);
+    bool c = a->job->cancel_requested;
+    pthread_mutex_unlock(&a->s->mu);
     return c;
 }
 

@@ -27,14 +27,20 @@
  *     registered_proof, miner_id / sector_number that do not give the C1's replica_id,
  *     sector_size of another size: the message names the field, offset or JSON path);
  *     FAILED_PRECONDITION when the Filecoin parameters are missing from [srs] param_cache
- *     (or FIL_PROOFS_PARAMETER_CACHE); NOT_FOUND for an unknown circuit name; RESOURCE_EXHAUSTED when
- *     max_jobs unfinished jobs exist or a partition can never fit the memory budget;
- *     UNAVAILABLE while shutting down; INTERNAL when a circuit fails to load.
+ *     (or FIL_PROOFS_PARAMETER_CACHE), or a circuit's files cannot be read; NOT_FOUND for an
+ *     unknown circuit name; RESOURCE_EXHAUSTED when max_jobs unfinished jobs exist or a
+ *     partition or the parameters can never fit the memory budget; UNAVAILABLE while
+ *     shutting down; INTERNAL when a circuit fails to load otherwise.
  *   AwaitProof: NOT_FOUND for an unknown (or pruned) id; expiry of timeout_ms is status
  *     TIMEOUT in an OK response. CancelProof: NOT_FOUND for an unknown id.
  *   PreloadSRS/EvictSRS: NOT_FOUND for an unknown circuit (the reference answers INTERNAL
- *     for PreloadSRS); FAILED_PRECONDITION for EvictSRS of a circuit in use; INTERNAL when
- *     loading fails.
+ *     for PreloadSRS); FAILED_PRECONDITION for EvictSRS of a circuit in use and for missing
+ *     or unusable parameter files; RESOURCE_EXHAUSTED when the parameters do not fit the
+ *     memory budget now; INTERNAL when loading fails otherwise.
+ *
+ * Parameters: every circuit's (the [[circuits]], synthetic-<k>, the Filecoin ones) live in
+ * one parameter manager (engine/params_mgr.h) charged to the engine's memory budget: HOT
+ * while resident, unloaded (WARM) when idle and the budget needs room, COLD when evicted.
  *
  * Thread-safety: every function may be called from any thread concurrently, except
  * create/destroy.
@@ -60,7 +66,8 @@ typedef struct {
     char msg[512];
 } cuzk_rpc_status;
 
-/* Create the engine (CPU backend), the circuit registry and the collector thread from
+/* Create the backend, the engine, the parameter manager with its providers (the circuit
+ * registry, the Filecoin parameters), the PCEs and the collector thread from
  * `cfg` (borrowed only during the call). Errors: engine/registry creation errors. */
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err);
 

@@ -93,8 +93,9 @@ typedef struct svc_stage {
 struct cuzk_service {
     cuzk_engine *engine;
     backend *backend;                /* the prover backend ([gpus] backend, devices) */
-    cuzk_registry *registry;
-    fc_srs *fc_srs;                  /* Filecoin parameters ([srs]) */
+    cuzk_params_mgr *params;         /* every circuit's parameters, charged to the engine's budget */
+    cuzk_registry *registry;         /* its "circuit" provider ([[circuits]], synthetic-<k>) */
+    fc_srs *fc_srs;                  /* its "filecoin" provider ([srs]) */
     fc_pce_mgr *fc_pce;              /* Filecoin PCEs ([srs] pce), NULL when off */
     uint64_t retention_ms;
     uint32_t max_jobs;
@@ -130,8 +131,18 @@ cuzk_priority svc_map_priority(int p);
  * for it), CUZK_E_NOMEM RESOURCE_EXHAUSTED, CUZK_E_INTERNAL INTERNAL, CUZK_E_CANCELLED
  * CANCELLED (service_job_filecoin.c). */
 int svc_fc_status_code(cuzk_status st);
-/* True once CancelProof or the shutdown drain marked `job` (SUBMITTING). Locks mu. */
-bool svc_job_cancel_requested(cuzk_service *s, svc_job *job);
+/* A parameter manager error (loading, charging, evicting) as a gRPC status: an unknown id
+ * (CUZK_E_UNSUPPORTED) NOT_FOUND, missing or unusable files (CUZK_E_IO) FAILED_PRECONDITION,
+ * no budget room (CUZK_E_NOMEM) RESOURCE_EXHAUSTED, CUZK_E_CANCELLED CANCELLED, else INTERNAL
+ * (service_srs.c). */
+int svc_params_status_code(cuzk_status st);
+/* The abort predicate of a SUBMITTING job's waits for budget room (parameters): true once
+ * CancelProof or the shutdown drain marked it. ctx is an svc_abort_ctx; locks mu. */
+typedef struct {
+    cuzk_service *s;
+    svc_job *job;
+} svc_abort_ctx;
+bool svc_job_aborted(void *ctx);
 /* The kind name of a (validated) request as jobs record it (svc_job_ops.kind_name); "" for an
  * unknown proof_kind. */
 void svc_kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t cap);

@@ -30,13 +30,7 @@ static cuzk_rpc_status check(cuzk_service *s, const Cuzk__V1__SubmitProofRequest
         return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.name is empty");
     if (!cuzk_registry_knows(s->registry, req->circuit->name)) {
         cuzk_error e;
-        cuzk_circuit *c;
-        uint64_t ms;
-        /* acquire of an unknown name fails without side effects and explains what exists */
-        if (cuzk_registry_acquire(s->registry, req->circuit->name, &c, &ms, &e) == CUZK_OK) {
-            cuzk_registry_release(s->registry, c);
-            return svc_ok();
-        }
+        cuzk_params_unknown(s->params, req->circuit->name, &e);
         return svc_fail(GRPC_STATUS_NOT_FOUND, "%s", e.msg);
     }
     return svc_ok();
@@ -101,9 +95,11 @@ static cuzk_rpc_status prepare(cuzk_service *s, svc_job *job, const Cuzk__V1__Su
     job->src = c;
     cuzk_error e;
     uint64_t load_ms;
-    cuzk_status st = cuzk_registry_acquire(s->registry, req->circuit->name, &c->circuit, &load_ms, &e);
+    svc_abort_ctx actx = {s, job};
+    cuzk_status st =
+        cuzk_registry_acquire(s->registry, req->circuit->name, svc_job_aborted, &actx, &c->circuit, &load_ms, &e);
     if (st)
-        return svc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
+        return svc_fail(svc_params_status_code(st), "%s", e.msg);
     job->srs_load_ms = load_ms;
     return cuzk_circuit_is_synthetic(c->circuit) ? prepare_synthetic(job, c, req->circuit)
                                                  : prepare_r1cs(job, c, req->circuit);

@@ -32,25 +32,12 @@ static void kind_name(const Cuzk__V1__SubmitProofRequest *req, char *out, size_t
 
 static fc_bytes pb_bytes(ProtobufCBinaryData b) { return (fc_bytes){b.data, b.len}; }
 
-typedef struct {
-    cuzk_service *s;
-    svc_job *job;
-} submit_abort_ctx;
-
-/* A SUBMITTING job waiting for budget room for its parameters gives up once CancelProof or
- * the shutdown drain has marked it. */
-static bool submit_aborted(void *ctx)
-{
-    submit_abort_ctx *a = ctx;
-    return svc_job_cancel_requested(a->s, a->job);
-}
-
 /* Parse, validate and bind a Filecoin request (outside the lock). */
 static cuzk_rpc_status prepare(cuzk_service *s, svc_job *job, const Cuzk__V1__SubmitProofRequest *req)
 {
     fc_job_request r = {0};
-    submit_abort_ctx actx = {s, job};
-    r.abort = submit_aborted;
+    svc_abort_ctx actx = {s, job};
+    r.abort = svc_job_aborted;
     r.abort_ctx = &actx;
     r.type = (fc_job_type)req->proof_kind;
     r.vanilla_proof = pb_bytes(req->vanilla_proof);

@@ -1,10 +1,21 @@
-/* PreloadSRS / EvictSRS (service.h): the Filecoin parameters by circuit id ("porep-32g",
- * kinds/filecoin/fc_srs.h), every other id a circuit of the registry (circuit_registry.h). */
+/* PreloadSRS / EvictSRS (service.h): any circuit id of the parameter manager, whichever
+ * provider claims it (the registry's circuits, the Filecoin parameters). */
 #include <grpc/status.h>
 #include <inttypes.h>
 
 #include "engine/log.h"
 #include "server/service_internal.h"
+
+int svc_params_status_code(cuzk_status st)
+{
+    switch (st) {
+    case CUZK_E_UNSUPPORTED: return GRPC_STATUS_NOT_FOUND;
+    case CUZK_E_IO: return GRPC_STATUS_FAILED_PRECONDITION;
+    case CUZK_E_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CUZK_E_CANCELLED: return GRPC_STATUS_CANCELLED;
+    default: return GRPC_STATUS_INTERNAL;
+    }
+}
 
 cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrsRequest *req,
                                      Cuzk__V1__PreloadSrsResponse *resp)
@@ -12,24 +23,12 @@ cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrs
     if (!req->circuit_id || !*req->circuit_id)
         return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
     cuzk_error e;
-    bool already;
-    uint64_t ms;
-    fc_circuit_id fcid;
-    cuzk_status st;
-    if (fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK) {
-        st = fc_srs_preload(s->fc_srs, &fcid, &already, &ms, &e);
-        if (st) {
-            int code = svc_fc_status_code(st);
-            return svc_fail(code == GRPC_STATUS_FAILED_PRECONDITION || code == GRPC_STATUS_RESOURCE_EXHAUSTED
-                                ? code
-                                : GRPC_STATUS_INTERNAL,
-                            "%s", e.msg);
-        }
-    } else {
-        st = cuzk_registry_preload(s->registry, req->circuit_id, &already, &ms, &e);
-    }
+    bool already = false;
+    uint64_t ms = 0;
+    const cuzk_params_provider *p = cuzk_params_provider_of(s->params, req->circuit_id, &e);
+    cuzk_status st = p ? cuzk_params_preload(s->params, p, req->circuit_id, &already, &ms, &e) : CUZK_E_UNSUPPORTED;
     if (st)
-        return svc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_INTERNAL, "%s", e.msg);
+        return svc_fail(svc_params_status_code(st), "%s", e.msg);
     resp->already_loaded = already;
     resp->load_time_ms = ms;
     cuzk_log(CUZK_LOG_INFO, "SRS %s %s (%" PRIu64 " ms)", req->circuit_id, already ? "already loaded" : "loaded", ms);
@@ -42,13 +41,12 @@ cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequ
     if (!req->circuit_id || !*req->circuit_id)
         return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
     cuzk_error e;
-    bool was;
-    uint64_t freed;
-    fc_circuit_id fcid;
-    cuzk_status st = fc_circuit_id_parse(req->circuit_id, &fcid, NULL) == CUZK_OK
-                         ? fc_srs_evict(s->fc_srs, &fcid, &was, &freed, &e)
-                         : cuzk_registry_evict(s->registry, req->circuit_id, &was, &freed, &e);
-    if (st)
+    bool was = false;
+    uint64_t freed = 0;
+    cuzk_status st = cuzk_params_provider_of(s->params, req->circuit_id, &e)
+                         ? cuzk_params_evict(s->params, req->circuit_id, &was, &freed, &e)
+                         : CUZK_E_UNSUPPORTED;
+    if (st) /* in use: CUZK_E_INVALID_ARG */
         return svc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_FAILED_PRECONDITION, "%s",
                         e.msg);
     resp->was_loaded = was;

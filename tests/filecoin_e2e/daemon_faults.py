@@ -81,7 +81,7 @@ check(cr.was_running and aw.status == ST.CANCELLED and (dt < 2.0 or (OVERLOADED 
 print("cancel: CANCELLED %.2f s after CancelProof (daemon CPU %.2f s, load %.1f)" % (dt, cpu, os.getloadavg()[0]))
 cr2 = c.call("CancelProof", pb.CancelProofRequest(job_id=sub.job_id))
 check(not cr2.was_running, "a second CancelProof answers was_running false")
-check(lib.wait_idle(c, 30, params_charged=True), "counters at zero after the cancel")
+check(lib.wait_idle(c, 30), "counters at zero after the cancel")
 
 status, metrics = d.http("/metrics")
 m = re.search(r'^cuzk_requests_refused\{reason="invalid_argument"\} (\d+)$', metrics, re.M)

@@ -218,7 +218,7 @@ for t in ths:
     t.join()
 check(all(r == pb.AwaitProofResponse.COMPLETED for r in results), "alternating jobs under the budget: %s" % results)
 print("budget: 4 alternating jobs in %.1f s" % (time.time() - t_budget))
-check(lib.wait_idle(c3, params_charged=True),
+check(lib.wait_idle(c3),
       "counters at zero after the alternating jobs, the budget holding only the HOT parameters")
 st3 = c3.call("GetStatus", pb.GetStatusRequest())
 tiers = {x.circuit_id: (pb.SRSStatus.Tier.Name(x.tier), x.ref_count, x.size_bytes) for x in st3.loaded_srs}

@@ -208,20 +208,14 @@ class Daemon:
             return None
 
 
-# Circuit ids of the Filecoin parameters (fc_circuit_id_name: family and sector size), the
-# ones charged to the memory budget while resident; the built-in and [[circuits]] ones are not.
-FC_CIRCUIT_ID = re.compile(r"^(porep|winning|wpost|snap|snap-poseidon)-\d+[kmg]$")
-
-
-def idle(c, params_charged=False, standing_bytes=0):
+def idle(c, standing_bytes=0):
     """True when GetStatus shows no job, no partition in flight and no memory reserved but
     the a/b/c pool's free buffers (none in use), standing_bytes (charged for the daemon's
-    lifetime: a GPU backend's pinned staging) and, with params_charged, that of the HOT
-    Filecoin parameters (charged to the budget while resident)."""
+    lifetime: a GPU backend's pinned staging) and the HOT parameters (every circuit's, charged
+    to the budget while resident)."""
     s = c.call("GetStatus", pb.GetStatusRequest())
     p = s.pipeline
-    resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT and
-                   FC_CIRCUIT_ID.match(x.circuit_id)) if params_charged else 0
+    resident = sum(x.size_bytes for x in s.loaded_srs if x.tier == pb.SRSStatus.HOT)
     return (p.jobs_queued + p.jobs_synthesizing + p.jobs_proving + p.jobs_finishing + p.partitions_synthesizing +
             p.partitions_awaiting_send + p.partitions_queued + p.partitions_proving + p.partitions_pending_finish +
             p.permits_held + p.pool_in_use_bytes) == 0 and \
@@ -229,10 +223,10 @@ def idle(c, params_charged=False, standing_bytes=0):
         not s.queues
 
 
-def wait_idle(c, secs=60, params_charged=False, standing_bytes=0):
+def wait_idle(c, secs=60, standing_bytes=0):
     end = time.time() + secs
     while time.time() < end:
-        if idle(c, params_charged, standing_bytes):
+        if idle(c, standing_bytes):
             return True
         time.sleep(0.1)
     return False

@@ -302,7 +302,7 @@ fcw = [threading.Thread(target=lambda ks=ks: [prove_fc(k, "warm-" + k, time.time
 for i in range(20):
     c.call("Prove", pb.ProveRequest(submit=synth("warm-%d" % i, 6, i, 1)))
 [x.join() for x in fcw]
-check(lib.wait_idle(c, params_charged=True), "idle after the warm-up")
+check(lib.wait_idle(c), "idle after the warm-up")
 with lock:
     fc_warm = dict(fc_done)
 rss0, heap0 = d.rss(), rss_heap(d, c)
@@ -364,7 +364,7 @@ fc_load = {k: fc_done[k] - fc_warm[k] for k in fc_done}
 check(all(fc_done.values()) and sum(fc_load.values()) > 0,
       "every Filecoin kind proved, Filecoin proofs in the load too: %s, in the load %s" % (fc_done, fc_load))
 check(not fault_at or refused or "wdpost-fault-1" in accepted, "the unreadable parameter file was exercised")
-check(lib.wait_idle(c, 120, params_charged=True), "counters at zero at the end")
+check(lib.wait_idle(c, 120), "counters at zero at the end")
 code, body = d.http("/status", token=TOKEN)
 js = json.loads(body).get("journal", {}) if code == 200 else {}
 check(js.get("set_aside") == 0 and js.get("entries", 0) > 0, "journal after the kill -9: nothing set aside: %s" % js)

@@ -1,56 +1,47 @@
 /* Filecoin parameter manager; contracts in fc_srs.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
 #include "kinds/filecoin/fc_srs.h"
+#include "engine/params_mgr.h"
 #include "engine/log.h"
 #include "groth16/bellperson_params.h"
 #include "groth16/params_cache.h"
 
-struct fc_srs_entry {
+/* The provider's handle of a loaded circuit; fc_srs_entry pointers are the manager's
+ * cuzk_params_entry pointers (fc_srs_entry is never defined). */
+typedef struct {
     fc_circuit_id id;
-    bool loaded, loading, failed;
-    bool warm;        /* unloaded by a budget reclaim (point cache on disk, likely in page cache) */
-    bool locked;      /* mlock'ed */
-    uint64_t charged; /* budget bytes held for the mapping */
-    char error[1024];
-    uint32_t refs;
-    double released_at;
+    bool locked; /* mlock'ed */
     groth16_mapped_params mp;
     groth16_pvk_t pvk;
-    fc_srs_entry *next;
-};
+} loaded;
 
 struct fc_srs {
     char *param_cache, *cache_dir;
     bool verify_digests, verify_checksums;
     unsigned threads;
-    cuzk_budget *budget;
     bool lock;
-    pthread_mutex_t mu;
-    pthread_cond_t cv; /* a load ended, or an entry was released (room may be reclaimable) */
-    fc_srs_entry *entries;
+    cuzk_params_mgr *params; /* the shared manager, or own_params */
+    cuzk_params_mgr *own_params;
+    cuzk_params_provider provider;
 };
+
+static const loaded *handle_of(const fc_srs_entry *e)
+{
+    return cuzk_params_handle((const cuzk_params_entry *)e);
+}
 
 const char *fc_srs_tier_name(fc_srs_tier t)
 {
-    return t == FC_SRS_HOT ? "hot" : t == FC_SRS_WARM ? "warm" : "cold";
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    return cuzk_params_tier_name((cuzk_params_tier)t);
 }
 
 static char *default_cache_dir(void)
@@ -66,45 +57,21 @@ static char *default_cache_dir(void)
     return strdup(buf);
 }
 
-/* With mu held (or at destroy): unmap e and return its charge. */
-static void unload(fc_srs *m, fc_srs_entry *e)
+static bool provider_claims(void *ctx, const char *id)
 {
-    if (e->locked && e->mp.map)
-        munlock(e->mp.map, e->mp.map_len);
-    groth16_mapped_params_close(&e->mp);
-    if (m->budget && e->charged)
-        cuzk_budget_release(m->budget, e->charged);
-    e->charged = 0;
-    e->locked = false;
-    e->loaded = false;
+    (void)ctx;
+    fc_circuit_id c;
+    return fc_circuit_id_parse(id, &c, NULL) == CUZK_OK;
 }
 
-/* The budget's reclaimer: unload idle HOT entries, least recently released first, until
- * `want` bytes are freed. They become WARM. */
-static uint64_t reclaim(void *ctx, uint64_t want)
+static void provider_describe(void *ctx, char *out, size_t cap)
 {
-    fc_srs *m = ctx;
-    uint64_t freed = 0;
-    pthread_mutex_lock(&m->mu);
-    while (freed < want) {
-        fc_srs_entry *lru = NULL;
-        for (fc_srs_entry *e = m->entries; e; e = e->next)
-            if (e->loaded && !e->refs && e->charged && (!lru || e->released_at < lru->released_at))
-                lru = e;
-        if (!lru)
-            break;
-        char name[32];
-        fc_circuit_id_name(&lru->id, name, sizeof name);
-        uint64_t n = lru->charged;
-        cuzk_log(CUZK_LOG_INFO, "srs: %s idle, unloaded for %llu bytes of the memory budget (%llu bytes freed)", name,
-                 (unsigned long long)want, (unsigned long long)n);
-        unload(m, lru);
-        lru->warm = true;
-        freed += n;
-    }
-    pthread_mutex_unlock(&m->mu);
-    return freed;
+    (void)ctx;
+    snprintf(out, cap, "Filecoin parameters: porep-, winning-, wpost-, snap-, snap-poseidon- + 2k 8m 512m 32g 64g");
 }
+
+static cuzk_status provider_load(void *ctx, const char *id, void **handle, uint64_t *bytes, cuzk_error *err);
+static void provider_unload(void *ctx, void *handle, bool cold);
 
 cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *err)
 {
@@ -127,21 +94,18 @@ cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *er
         m->threads = cfg->threads;
         m->lock = cfg->lock;
     }
-    pthread_mutex_init(&m->mu, NULL);
-    if (cuzk_cond_init_monotonic(&m->cv)) {
-        pthread_mutex_destroy(&m->mu);
-        free(m->param_cache);
-        free(m->cache_dir);
-        free(m);
-        return cuzk_fail(err, CUZK_E_INTERNAL, "srs: pthread_cond_init failed");
-    }
-    if (cfg && cfg->budget) {
-        cuzk_status st = cuzk_budget_add_reclaimer(cfg->budget, reclaim, m, err);
-        if (st) {
-            fc_srs_destroy(m);
-            return st;
-        }
-        m->budget = cfg->budget;
+    m->provider = (cuzk_params_provider){"filecoin", m, provider_claims, provider_describe, provider_load,
+                                         provider_unload};
+    cuzk_status st = CUZK_OK;
+    if (cfg && cfg->params)
+        m->params = cfg->params;
+    else if (!(st = cuzk_params_mgr_create(cfg ? cfg->budget : NULL, &m->own_params, err)))
+        m->params = m->own_params;
+    if (!st)
+        st = cuzk_params_add_provider(m->params, &m->provider, err);
+    if (st) {
+        fc_srs_destroy(m);
+        return st;
     }
     *out = m;
     return CUZK_OK;
@@ -151,17 +115,11 @@ void fc_srs_destroy(fc_srs *m)
 {
     if (!m)
         return;
-    if (m->budget)
-        cuzk_budget_remove_reclaimer(m->budget, reclaim, m);
-    for (fc_srs_entry *e = m->entries, *n; e; e = n) {
-        n = e->next;
-        unload(m, e);
-        free(e);
-    }
+    if (m->params)
+        cuzk_params_remove_provider(m->params, &m->provider);
+    cuzk_params_mgr_destroy(m->own_params);
     free(m->param_cache);
     free(m->cache_dir);
-    pthread_mutex_destroy(&m->mu);
-    pthread_cond_destroy(&m->cv);
     free(m);
 }
 
@@ -226,7 +184,8 @@ static cuzk_status check_digest(const fc_circuit_id *c, const char *path, bool v
     return CUZK_OK;
 }
 
-static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
+/* Map the point cache of `id` (built from its .params file when missing or stale). */
+static cuzk_status load(fc_srs *m, loaded *e, cuzk_error *err)
 {
     char *params = fc_srs_file(m, &e->id, false);
     if (!params)
@@ -274,173 +233,30 @@ static cuzk_status load(fc_srs *m, fc_srs_entry *e, cuzk_error *err)
     return st;
 }
 
-static fc_srs_entry *find(fc_srs *m, const fc_circuit_id *c)
-{
-    for (fc_srs_entry *e = m->entries; e; e = e->next)
-        if (e->id.family == c->family && e->id.shape == c->shape)
-            return e;
-    return NULL;
-}
 
-/* With mu held: the entry of c, created if missing (NULL when out of memory). */
-static fc_srs_entry *get_entry(fc_srs *m, const fc_circuit_id *c)
+static cuzk_status provider_load(void *ctx, const char *id, void **handle, uint64_t *bytes, cuzk_error *err)
 {
-    fc_srs_entry *e = find(m, c);
-    if (e)
-        return e;
-    e = calloc(1, sizeof *e);
+    fc_srs *m = ctx;
+    loaded *e = calloc(1, sizeof *e);
     if (!e)
-        return NULL;
-    e->id = *c;
-    e->next = m->entries;
-    m->entries = e;
-    return e;
-}
-
-/* Without mu: charge the budget `n` bytes for e (mapped, not yet loaded), reclaiming idle
- * caches; wait for releases unless `no_wait`. */
-static cuzk_status charge(fc_srs *m, fc_srs_entry *e, uint64_t n, bool no_wait, cuzk_abort_fn abort, void *ctx,
-                          bool *transient, cuzk_error *err)
-{
-    *transient = true;
-    char name[32];
-    fc_circuit_id_name(&e->id, name, sizeof name);
-    uint64_t total = cuzk_budget_total(m->budget);
-    if (n > total) {
-        *transient = false;
-        return cuzk_fail(err, CUZK_E_NOMEM,
-                         "parameters of %s need %llu bytes resident; the whole memory budget is %llu bytes "
-                         "([memory] total_budget)",
-                         name, (unsigned long long)n, (unsigned long long)total);
+        return cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
+    cuzk_status st = fc_circuit_id_parse(id, &e->id, err);
+    if (!st)
+        st = load(m, e, err);
+    if (st) {
+        free(e);
+        return st;
     }
-    bool logged = false;
-    for (;;) {
-        if (cuzk_budget_try_acquire(m->budget, n))
-            return CUZK_OK;
-        uint64_t used = cuzk_budget_used(m->budget);
-        if (cuzk_budget_reclaim(m->budget, used + n > total ? used + n - total : n) > 0)
-            continue;
-        if (no_wait)
-            return cuzk_fail(err, CUZK_E_NOMEM,
-                             "no room in the memory budget now for the %llu bytes of %s (%llu of %llu bytes in use "
-                             "by running jobs)",
-                             (unsigned long long)n, name, (unsigned long long)used, (unsigned long long)total);
-        if (abort && abort(ctx))
-            return cuzk_fail(err, CUZK_E_CANCELLED, "cancelled while waiting for memory for the parameters of %s",
-                             name);
-        if (!logged) {
-            cuzk_log(CUZK_LOG_INFO, "srs: %s waits for %llu bytes of the memory budget (%llu of %llu in use)", name,
-                     (unsigned long long)n, (unsigned long long)used, (unsigned long long)total);
-            logged = true;
-        }
-        /* a release of an entry signals cv; partitions' releases are caught by the timeout */
-        pthread_mutex_lock(&m->mu);
-        cuzk_cond_wait_until(&m->cv, &m->mu, cuzk_deadline_ms(50));
-        pthread_mutex_unlock(&m->mu);
-    }
-}
-
-/* With mu held on entry and exit: make e loaded (or report why not). */
-static cuzk_status ensure_loaded(fc_srs *m, fc_srs_entry *e, uint64_t *load_ms, bool *was_loaded, bool no_wait,
-                                 cuzk_abort_fn abort, void *abort_ctx, cuzk_error *err)
-{
-    while (e->loading)
-        pthread_cond_wait(&m->cv, &m->mu);
-    if (was_loaded)
-        *was_loaded = e->loaded;
-    if (e->loaded)
-        return CUZK_OK;
-    e->loading = true;
-    pthread_mutex_unlock(&m->mu);
-    double t0 = now_ms();
-    cuzk_error le = {0};
-    cuzk_status st = load(m, e, &le);
-    bool room = false; /* waiting for room (or cancelled then) is not a failed load */
-    if (!st && m->budget) {
-        st = charge(m, e, e->mp.map_len, no_wait, abort, abort_ctx, &room, &le);
-        if (st)
-            groth16_mapped_params_close(&e->mp);
-        else
-            e->charged = e->mp.map_len;
-    }
-    if (!st && m->lock) {
+    if (m->lock) {
         if (mlock(e->mp.map, e->mp.map_len) == 0)
             e->locked = true;
         else
             cuzk_log(CUZK_LOG_WARN, "srs: mlock of %zu bytes failed (%s); the parameters stay unlocked "
                      "(raise RLIMIT_MEMLOCK / LimitMEMLOCK)", e->mp.map_len, strerror(errno));
     }
-    double ms = now_ms() - t0;
-    pthread_mutex_lock(&m->mu);
-    e->loading = false;
-    e->loaded = st == CUZK_OK;
-    e->failed = st != CUZK_OK && !room;
-    if (!st)
-        e->warm = false;
-    snprintf(e->error, sizeof e->error, "%s", e->failed ? le.msg : "");
-    if (e->failed && st != CUZK_E_CANCELLED) {
-        char name[32];
-        fc_circuit_id_name(&e->id, name, sizeof name);
-        cuzk_log(CUZK_LOG_ERROR, "srs: %s: loading the parameters failed: %s", name, le.msg);
-    }
-    if (load_ms)
-        *load_ms = (uint64_t)ms;
-    pthread_cond_broadcast(&m->cv);
-    if (st && err)
-        *err = le;
-    return st;
-}
-
-cuzk_status fc_srs_acquire(fc_srs *m, const fc_circuit_id *c, cuzk_abort_fn abort, void *abort_ctx,
-                           fc_srs_entry **out, uint64_t *load_ms, cuzk_error *err)
-{
-    *out = NULL;
-    if (load_ms)
-        *load_ms = 0;
-    pthread_mutex_lock(&m->mu);
-    fc_srs_entry *e = get_entry(m, c);
-    cuzk_status st = e ? ensure_loaded(m, e, load_ms, NULL, false, abort, abort_ctx, err)
-                       : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
-    if (!st) {
-        e->refs++;
-        *out = e;
-    }
-    pthread_mutex_unlock(&m->mu);
-    return st;
-}
-
-void fc_srs_release(fc_srs *m, fc_srs_entry *e)
-{
-    if (!e)
-        return;
-    pthread_mutex_lock(&m->mu);
-    if (e->refs)
-        e->refs--;
-    e->released_at = now_ms();
-    pthread_cond_broadcast(&m->cv);
-    pthread_mutex_unlock(&m->mu);
-}
-
-const groth16_params_t *fc_srs_params(const fc_srs_entry *e) { return &e->mp.pk; }
-const groth16_pvk_t *fc_srs_pvk(const fc_srs_entry *e) { return &e->pvk; }
-fc_circuit_id fc_srs_circuit(const fc_srs_entry *e) { return e->id; }
-
-uint64_t fc_srs_charged(const fc_srs_entry *e) { return e->charged; }
-
-cuzk_status fc_srs_preload(fc_srs *m, const fc_circuit_id *c, bool *already_loaded, uint64_t *load_ms,
-                           cuzk_error *err)
-{
-    if (load_ms)
-        *load_ms = 0;
-    pthread_mutex_lock(&m->mu);
-    fc_srs_entry *e = get_entry(m, c);
-    cuzk_status st =
-        e ? ensure_loaded(m, e, load_ms, already_loaded, true, NULL, NULL, err)
-          : cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
-    if (!st)
-        e->released_at = now_ms();
-    pthread_mutex_unlock(&m->mu);
-    return st;
+    *handle = e;
+    *bytes = e->mp.map_len;
+    return CUZK_OK;
 }
 
 /* Ask the kernel to drop a file's pages from the page cache (best effort). */
@@ -453,59 +269,80 @@ static void drop_page_cache(const char *path)
     close(fd);
 }
 
+static void provider_unload(void *ctx, void *handle, bool cold)
+{
+    (void)ctx;
+    loaded *e = handle;
+    if (e->locked && e->mp.map)
+        munlock(e->mp.map, e->mp.map_len);
+    char *path = cold && e->mp.cache_path ? strdup(e->mp.cache_path) : NULL;
+    groth16_mapped_params_close(&e->mp);
+    drop_page_cache(path); /* after the unmap: mapped pages are not dropped */
+    free(path);
+    free(e);
+}
+
+cuzk_status fc_srs_acquire(fc_srs *m, const fc_circuit_id *c, cuzk_abort_fn abort, void *abort_ctx,
+                           fc_srs_entry **out, uint64_t *load_ms, cuzk_error *err)
+{
+    char name[32];
+    fc_circuit_id_name(c, name, sizeof name);
+    cuzk_params_entry *e;
+    cuzk_status st = cuzk_params_acquire(m->params, &m->provider, name, abort, abort_ctx, &e, load_ms, err);
+    *out = st ? NULL : (fc_srs_entry *)e;
+    return st;
+}
+
+void fc_srs_release(fc_srs *m, fc_srs_entry *e)
+{
+    cuzk_params_release(m->params, (cuzk_params_entry *)e);
+}
+
+const groth16_params_t *fc_srs_params(const fc_srs_entry *e) { return &handle_of(e)->mp.pk; }
+const groth16_pvk_t *fc_srs_pvk(const fc_srs_entry *e) { return &handle_of(e)->pvk; }
+fc_circuit_id fc_srs_circuit(const fc_srs_entry *e) { return handle_of(e)->id; }
+
+uint64_t fc_srs_charged(const fc_srs_entry *e) { return cuzk_params_charged((const cuzk_params_entry *)e); }
+
+cuzk_status fc_srs_preload(fc_srs *m, const fc_circuit_id *c, bool *already_loaded, uint64_t *load_ms,
+                           cuzk_error *err)
+{
+    char name[32];
+    fc_circuit_id_name(c, name, sizeof name);
+    return cuzk_params_preload(m->params, &m->provider, name, already_loaded, load_ms, err);
+}
+
 cuzk_status fc_srs_evict(fc_srs *m, const fc_circuit_id *c, bool *was_loaded, uint64_t *freed_bytes, cuzk_error *err)
 {
-    *was_loaded = false;
-    *freed_bytes = 0;
-    pthread_mutex_lock(&m->mu);
-    fc_srs_entry *e = find(m, c);
-    while (e && e->loading)
-        pthread_cond_wait(&m->cv, &m->mu);
-    cuzk_status st = CUZK_OK;
-    if (e && e->loaded) {
-        if (e->refs) {
-            char name[32];
-            fc_circuit_id_name(c, name, sizeof name);
-            st = cuzk_fail(err, CUZK_E_INVALID_ARG, "%s is in use by %u job(s); not evicted", name, e->refs);
-        } else {
-            *was_loaded = true;
-            *freed_bytes = e->mp.map_len;
-            char *path = e->mp.cache_path ? strdup(e->mp.cache_path) : NULL;
-            unload(m, e);
-            drop_page_cache(path); /* after the unmap: mapped pages are not dropped */
-            free(path);
-            e->warm = false;
-        }
-    }
-    pthread_mutex_unlock(&m->mu);
-    return st;
+    char name[32];
+    fc_circuit_id_name(c, name, sizeof name);
+    return cuzk_params_evict(m->params, name, was_loaded, freed_bytes, err);
 }
 
 cuzk_status fc_srs_list(fc_srs *m, fc_srs_status **out, size_t *n, cuzk_error *err)
 {
-    pthread_mutex_lock(&m->mu);
-    size_t cnt = 0;
-    for (fc_srs_entry *e = m->entries; e; e = e->next)
-        cnt++;
+    cuzk_params_status *ps;
+    size_t cnt;
+    cuzk_status st = cuzk_params_list(m->params, &m->provider, &ps, &cnt, err);
+    if (st)
+        return st;
     fc_srs_status *a = calloc(cnt ? cnt : 1, sizeof *a);
     if (!a) {
-        pthread_mutex_unlock(&m->mu);
+        free(ps);
         return cuzk_fail(err, CUZK_E_NOMEM, "srs: out of memory");
     }
-    double now = now_ms();
-    size_t i = cnt;
-    for (fc_srs_entry *e = m->entries; e; e = e->next) { /* oldest first */
-        fc_srs_status *s = &a[--i];
-        fc_circuit_id_name(&e->id, s->name, sizeof s->name);
-        s->loaded = e->loaded;
-        s->tier = e->loaded ? FC_SRS_HOT : e->warm ? FC_SRS_WARM : FC_SRS_COLD;
-        s->failed = e->failed;
-        snprintf(s->error, sizeof s->error, "%s", e->error);
-        s->size_bytes = e->loaded ? e->mp.map_len : 0;
-        s->ref_count = e->refs;
-        s->idle_ms = e->refs || !e->released_at ? 0 : now - e->released_at;
+    for (size_t i = 0; i < cnt; i++) {
+        fc_srs_status *s = &a[i];
+        snprintf(s->name, sizeof s->name, "%s", ps[i].id);
+        s->tier = (fc_srs_tier)ps[i].tier;
+        s->loaded = ps[i].loaded;
+        s->failed = ps[i].failed;
+        snprintf(s->error, sizeof s->error, "%s", ps[i].error);
+        s->size_bytes = ps[i].size_bytes;
+        s->ref_count = ps[i].ref_count;
+        s->idle_ms = ps[i].idle_ms;
     }
-    pthread_mutex_unlock(&m->mu);
+    free(ps);
     *out = a;
     *n = cnt;
     return CUZK_OK;

@@ -14,6 +14,10 @@
  * likewise when it is read); test parameters made by `cuzk params gen` do not match it, so
  * the check is off by default.
  *
+ * The entries live in a parameter manager (engine/params_mgr.h): this file is its "filecoin"
+ * provider (ids "porep-32g", ... as fc_circuit_id_name writes them), over the manager shared
+ * with the daemon's other circuits (fc_srs_config.params) or one of its own.
+ *
  * Residency tiers (the proto's SRSStatus.Tier):
  *   HOT  - the point cache is mapped and its whole size is charged to the memory budget
  *          (the prover reads every point of it); mlock'ed when `lock` is set;
@@ -40,6 +44,7 @@
 
 #include "common/status.h"
 #include "engine/budget.h"
+#include "engine/params_mgr.h"
 #include "engine/sync.h"
 #include "filecoin/core/registry.h"
 #include "groth16/groth16.h"
@@ -53,18 +58,23 @@ typedef struct {
     bool verify_digests;     /* BLAKE2b manifest check before building a cache */
     bool verify_checksums;   /* hash every section of an existing point cache when loading */
     unsigned threads;        /* decoding / hashing threads, 0 = online CPUs */
-    cuzk_budget *budget;     /* charged by HOT entries (NULL: no accounting); the
-                                     manager registers a reclaimer on it (released at destroy,
-                                     which must come before the budget's) */
+    cuzk_budget *budget;     /* without `params`: charged by HOT entries (NULL: no accounting);
+                                the own manager registers a reclaimer on it (released at
+                                destroy, which must come before the budget's) */
     bool lock;               /* mlock HOT entries ([srs] lock_memory); a failure is logged */
+    cuzk_params_mgr *params; /* the parameter manager to register with (borrowed; it must
+                                outlive this fc_srs and be destroyed after it), or NULL: an
+                                own one over `budget` */
 } fc_srs_config;
 
 typedef struct fc_srs fc_srs;
 typedef struct fc_srs_entry fc_srs_entry;
 
-/* Errors: CUZK_E_NOMEM, the budget's reclaimer limit. The strings of cfg are copied. */
+/* Errors: CUZK_E_NOMEM (also: the manager's providers are full), the budget's reclaimer
+ * limit. The strings of cfg are copied. */
 cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *err);
-/* All entries must have been released. NULL is a no-op. */
+/* All entries must have been released. With an own manager every entry is unloaded; with a
+ * shared one the entries stay until the manager's destroy. NULL is a no-op. */
 void fc_srs_destroy(fc_srs *m);
 
 /* The parameter directory in effect (environment applied) and the cache directory. */
