@@ -380,7 +380,7 @@ cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *desc
  * the providers, the manager. */
 static void params_teardown(cuzk_service *s)
 {
-    fc_pce_destroy(s->fc_pce);
+    pce_cache_destroy(s->fc_pce);
     s->fc_pce = NULL;
     fc_srs_destroy(s->fc_srs);
     s->fc_srs = NULL;
@@ -457,8 +457,8 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     if (cfg->srs_pce) {
         /* PCEs next to the point caches, recorded in the background by the first proof of a
          * circuit, charged to the engine's budget without ever waiting for it */
-        fc_pce_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
-        if ((st = fc_pce_create(&pc, &s->fc_pce, err)))
+        pce_cache_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
+        if ((st = pce_cache_create(&pc, &s->fc_pce, err)))
             return fail_early(s, st);
     }
     if (pthread_create(&s->collector, NULL, collector_main, s))

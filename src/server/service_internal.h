@@ -96,7 +96,7 @@ struct cuzk_service {
     cuzk_params_mgr *params;         /* every circuit's parameters, charged to the engine's budget */
     cuzk_registry *registry;         /* its "circuit" provider ([[circuits]], synthetic-<k>) */
     fc_srs *fc_srs;                  /* its "filecoin" provider ([srs]) */
-    fc_pce_mgr *fc_pce;              /* Filecoin PCEs ([srs] pce), NULL when off */
+    pce_cache *fc_pce;               /* Filecoin PCEs ([srs] pce), NULL when off */
     uint64_t retention_ms;
     uint32_t max_jobs;
     cuzk_journal *journal;           /* [daemon] journal_dir, or NULL */

@@ -1,4 +1,4 @@
-/* The PCE in the engine's partition synthesis (kinds/filecoin/fc_pce.h, fc_job_use_pce), on
+/* The PCE in the engine's partition synthesis (kinds/pce_cache.h, fc_job_use_pce), on
  * the real 8 MiB C1 with the test parameters of the fc_params fixture:
  *   - the first use records the PCE into the cache directory (charged to the budget while
  *     mapped), and the partition the engine then synthesizes through it (witness only +
@@ -79,36 +79,36 @@ static void expect_same(const snapshot *x, const snapshot *y, const char *what)
     CHECK(!memcmp(x->ad, y->ad, words) && !memcmp(x->bd, y->bd, words), "%s: densities differ", what);
 }
 
-static fc_pce_status entry_status(fc_pce_mgr *m)
+static pce_cache_status entry_status(pce_cache *m)
 {
-    fc_pce_status *s = NULL, r;
+    pce_cache_status *s = NULL, r;
     size_t n = 0;
     cuzk_error err;
     memset(&r, 0, sizeof r);
-    CHECK(fc_pce_list(m, &s, &n, &err) == CUZK_OK && n == 1, "one PCE entry (%zu)", n);
+    CHECK(pce_cache_list(m, &s, &n, &err) == CUZK_OK && n == 1, "one PCE entry (%zu)", n);
     if (n >= 1)
         r = s[0];
     free(s);
     return r;
 }
 
-static fc_pce_mgr *manager(cuzk_budget *b, bool background)
+static pce_cache *manager(cuzk_budget *b, bool background)
 {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/pce", g_scratch);
-    fc_pce_config cfg = {dir, b, background, true, 2};
-    fc_pce_mgr *m = NULL;
+    pce_cache_config cfg = {dir, b, background, true, 2};
+    pce_cache *m = NULL;
     cuzk_error err;
-    CHECK(fc_pce_create(&cfg, &m, &err) == CUZK_OK, "pce manager: %s", err.msg);
+    CHECK(pce_cache_create(&cfg, &m, &err) == CUZK_OK, "pce manager: %s", err.msg);
     return m;
 }
 
-/* The file the manager keeps the PCE in (fc_pce.h). */
+/* The file the manager keeps the PCE in (kinds/pce_cache.h). */
 static void pce_path(const fc_job *job, char *out, size_t cap)
 {
     uint8_t key[32];
     char hex[17];
-    fc_pce_key_id(fc_job_params(job), key);
+    pce_cache_key_id(fc_job_params(job), key);
     cuzk_hex(hex, key, 8);
     snprintf(out, cap, "%s/pce/porep-8m-%s.cuzkpce", g_scratch, hex);
 }
@@ -136,7 +136,7 @@ static bool write_wrong_pce(const fc_job *job, const snapshot *direct, const cha
     cs_t cs;
     cs_pce pce;
     cs_pce_identity id = {"porep-8m", {0}};
-    fc_pce_key_id(fc_job_params(job), id.key_id);
+    pce_cache_key_id(fc_job_params(job), id.key_id);
     bool ok = cs_init_record_pce(&cs, NULL) == CUZK_OK && fc_porep_synthesize(&cs, &cp, NULL, 0, &err) == CUZK_OK &&
               cs_take_pce(&cs, &id, &pce) == CUZK_OK;
     cs_free(&cs);
@@ -193,11 +193,11 @@ int main(int argc, char **argv)
     /* first use: recorded, charged, used; byte-identical */
     cuzk_budget budget;
     CHECK(cuzk_budget_init(&budget, 64ull << 30, NULL, &err) == CUZK_OK, "budget");
-    fc_pce_mgr *m = manager(&budget, false);
+    pce_cache *m = manager(&budget, false);
     CHECK(fc_job_use_pce(job, m, &err) == CUZK_OK, "use_pce: %s", err.msg);
-    fc_pce_status s = entry_status(m);
-    CHECK(s.state == FC_PCE_READY && s.recorded == 1 && s.loaded == 1 && s.size_bytes > 0, "recorded: %s %s",
-          fc_pce_state_name(s.state), s.error);
+    pce_cache_status s = entry_status(m);
+    CHECK(s.state == PCE_CACHE_READY && s.recorded == 1 && s.loaded == 1 && s.size_bytes > 0, "recorded: %s %s",
+          pce_cache_state_name(s.state), s.error);
     CHECK(cuzk_budget_used(&budget) == s.size_bytes, "budget holds the mapping: %llu of %llu",
           (unsigned long long)cuzk_budget_used(&budget), (unsigned long long)s.size_bytes);
     struct stat st;
@@ -208,24 +208,24 @@ int main(int argc, char **argv)
         snapshot_free(&via);
     }
     uint64_t freed = 0;
-    CHECK(fc_pce_evict(m, "porep-8m", &freed, &err) == CUZK_OK && freed == s.size_bytes &&
+    CHECK(pce_cache_evict(m, "porep-8m", &freed, &err) == CUZK_OK && freed == s.size_bytes &&
               cuzk_budget_used(&budget) == 0,
           "evict frees the mapping and its charge");
-    fc_pce_destroy(m);
+    pce_cache_destroy(m);
 
     /* restart: a background manager maps the file, nothing recorded */
     m = manager(&budget, true);
     CHECK(fc_job_use_pce(job, m, &err) == CUZK_OK, "use_pce: %s", err.msg);
-    fc_pce_wait_idle(m);
+    pce_cache_wait_idle(m);
     s = entry_status(m);
-    CHECK(s.state == FC_PCE_READY && s.recorded == 0 && s.loaded == 1, "restart: %s recorded %llu loaded %llu %s",
-          fc_pce_state_name(s.state), (unsigned long long)s.recorded, (unsigned long long)s.loaded, s.error);
+    CHECK(s.state == PCE_CACHE_READY && s.recorded == 0 && s.loaded == 1, "restart: %s recorded %llu loaded %llu %s",
+          pce_cache_state_name(s.state), (unsigned long long)s.recorded, (unsigned long long)s.loaded, s.error);
     if (synth(job, &via)) {
         CHECK(fc_job_pce_partitions(job) == 2, "second PCE partition");
         expect_same(&direct, &via, "PCE (mapped after restart) vs direct");
         snapshot_free(&via);
     }
-    fc_pce_destroy(m);
+    pce_cache_destroy(m);
     CHECK(cuzk_budget_used(&budget) == 0, "budget back at zero");
 
     /* a corrupted file is refused and recorded again */
@@ -233,27 +233,27 @@ int main(int argc, char **argv)
     m = manager(&budget, false);
     fc_job_use_pce(job, m, &err);
     s = entry_status(m);
-    CHECK(s.state == FC_PCE_READY && s.recorded == 1 && s.loaded == 1, "corrupt file re-recorded: %s %s",
-          fc_pce_state_name(s.state), s.error);
-    fc_pce_destroy(m);
+    CHECK(s.state == PCE_CACHE_READY && s.recorded == 1 && s.loaded == 1, "corrupt file re-recorded: %s %s",
+          pce_cache_state_name(s.state), s.error);
+    pce_cache_destroy(m);
 
     /* a PCE that does not describe the circuit: rejected by the row check, deleted */
     CHECK(write_wrong_pce(job, &direct, file), "wrong PCE written");
     m = manager(&budget, false);
     fc_job_use_pce(job, m, &err);
     s = entry_status(m);
-    CHECK(s.state == FC_PCE_READY && s.recorded == 0, "the wrong PCE passes the file checks");
+    CHECK(s.state == PCE_CACHE_READY && s.recorded == 0, "the wrong PCE passes the file checks");
     uint32_t before = fc_job_pce_partitions(job);
     if (synth(job, &via)) {
         expect_same(&direct, &via, "fallback after rejection vs direct");
         snapshot_free(&via);
     }
     s = entry_status(m);
-    CHECK(s.state == FC_PCE_FAILED && strstr(s.error, "rejected") && stat(file, &st) != 0 &&
+    CHECK(s.state == PCE_CACHE_FAILED && strstr(s.error, "rejected") && stat(file, &st) != 0 &&
               fc_job_pce_partitions(job) == before,
-          "rejected: %s '%s'", fc_pce_state_name(s.state), s.error);
+          "rejected: %s '%s'", pce_cache_state_name(s.state), s.error);
     CHECK(cuzk_budget_used(&budget) == 0, "rejected PCE unmapped and uncharged");
-    fc_pce_destroy(m);
+    pce_cache_destroy(m);
 
     /* no room in the budget: nothing recorded, direct synthesis */
     cuzk_budget small;
@@ -261,15 +261,15 @@ int main(int argc, char **argv)
     m = manager(&small, false);
     fc_job_use_pce(job, m, &err);
     s = entry_status(m);
-    CHECK(s.state == FC_PCE_ABSENT && s.recorded == 0 && strstr(s.error, "budget"), "small budget: %s '%s'",
-          fc_pce_state_name(s.state), s.error);
+    CHECK(s.state == PCE_CACHE_ABSENT && s.recorded == 0 && strstr(s.error, "budget"), "small budget: %s '%s'",
+          pce_cache_state_name(s.state), s.error);
     before = fc_job_pce_partitions(job);
     if (synth(job, &via)) {
         CHECK(fc_job_pce_partitions(job) == before, "direct synthesis without a PCE");
         snapshot_free(&via);
     }
     CHECK(cuzk_budget_used(&small) == 0, "small budget untouched");
-    fc_pce_destroy(m);
+    pce_cache_destroy(m);
     cuzk_budget_destroy(&small);
     cuzk_budget_destroy(&budget);
 

@@ -87,15 +87,15 @@ static bool run_job(cuzk_engine *e, const fc_job *job, const char *name)
 }
 
 /* Bytes the PCE manager charges (its mapped PCEs). */
-static int64_t pce_bytes(fc_pce_mgr *m)
+static int64_t pce_bytes(pce_cache *m)
 {
-    fc_pce_status *st = NULL;
+    pce_cache_status *st = NULL;
     size_t n = 0;
     cuzk_error err;
     int64_t sum = 0;
-    if (fc_pce_list(m, &st, &n, &err) == CUZK_OK)
+    if (pce_cache_list(m, &st, &n, &err) == CUZK_OK)
         for (size_t i = 0; i < n; i++)
-            sum += st[i].state == FC_PCE_READY ? (int64_t)st[i].size_bytes : 0;
+            sum += st[i].state == PCE_CACHE_READY ? (int64_t)st[i].size_bytes : 0;
     free(st);
     return sum;
 }
@@ -202,9 +202,9 @@ int main(int argc, char **argv)
     expect_stats(pool, 1, 3, abc, "after the fixed-r,s proof");
 
     /* through the PCE: its products land in the pool's buffer too */
-    fc_pce_config pc = {pce_dir, cuzk_engine_budget(e), false, true, 2};
-    fc_pce_mgr *m = NULL;
-    CHECK(fc_pce_create(&pc, &m, &err) == CUZK_OK && fc_job_use_pce(job, m, &err) == CUZK_OK, "PCE: %s", err.msg);
+    pce_cache_config pc = {pce_dir, cuzk_engine_budget(e), false, true, 2};
+    pce_cache *m = NULL;
+    CHECK(pce_cache_create(&pc, &m, &err) == CUZK_OK && fc_job_use_pce(job, m, &err) == CUZK_OK, "PCE: %s", err.msg);
     run_job(e, job, "job 3 (PCE)");
     check_pool_settled(e, "after job 3", pce_bytes(m));
     expect_stats(pool, 1, 4, abc, "job 3 (PCE)");
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
     cuzk_engine_counters(e, v);
     uint64_t pool_bytes = (uint64_t)v[CUZK_CTR_POOL_FREE_BYTES].current;
     cuzk_abc_pool_reclaim(pool, UINT64_MAX);
-    fc_pce_destroy(m); /* the PCE's charge */
+    pce_cache_destroy(m); /* the PCE's charge */
     cuzk_engine_counters(e, v);
     CHECK(pool_bytes == abc && v[CUZK_CTR_POOL_TOTAL_BYTES].current == 0,
           "the pool held %llu free bytes (want %llu), %lld after reclaim", (unsigned long long)pool_bytes,

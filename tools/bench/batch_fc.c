@@ -85,30 +85,30 @@ static void pce_detach(batch_fc *f)
     if (!f->pce)
         return;
     fc_job_use_pce(f->job, NULL, &(cuzk_error){0});
-    fc_pce_destroy(f->pce);
+    pce_cache_destroy(f->pce);
     f->pce = NULL;
 }
 
 int batch_fc_use_pce(batch_fc *f, cuzk_budget *budget)
 {
     cuzk_error err = {0};
-    fc_pce_config pc = {fc_srs_cache_dir(f->srs), budget, false, true, 1};
-    if (fc_pce_create(&pc, &f->pce, &err) || fc_job_use_pce(f->job, f->pce, &err)) {
+    pce_cache_config pc = {fc_srs_cache_dir(f->srs), budget, false, true, 1};
+    if (pce_cache_create(&pc, &f->pce, &err) || fc_job_use_pce(f->job, f->pce, &err)) {
         fprintf(stderr, "cuzk-bench batch: --pce: %s\n", err.msg);
         return -1;
     }
     f->pce_before = fc_job_pce_partitions(f->job);
-    fc_pce_status *ps = NULL;
+    pce_cache_status *ps = NULL;
     size_t n = 0;
     int rc = 0;
-    if (fc_pce_list(f->pce, &ps, &n, &err)) {
+    if (pce_cache_list(f->pce, &ps, &n, &err)) {
         fprintf(stderr, "cuzk-bench batch: --pce: %s\n", err.msg);
         return -1;
     }
     /* one entry once the job's shape asked for it; none for a kind without a PCE shape */
-    if (n && ps[0].state != FC_PCE_READY) {
+    if (n && ps[0].state != PCE_CACHE_READY) {
         fprintf(stderr, "cuzk-bench batch: --pce: the %s PCE in %s is %s, not ready%s%s\n", ps[0].circuit,
-                fc_srs_cache_dir(f->srs), fc_pce_state_name(ps[0].state), ps[0].error[0] ? ": " : "",
+                fc_srs_cache_dir(f->srs), pce_cache_state_name(ps[0].state), ps[0].error[0] ? ": " : "",
                 ps[0].error[0] ? ps[0].error : " (its budget room was not there)");
         rc = -1;
     }
@@ -122,12 +122,12 @@ json_t *batch_fc_pce_stop(batch_fc *f)
         return json_pack("{s:b}", "on", 0);
     json_t *j = json_pack("{s:b, s:I}", "on", 1, "partitions",
                           (json_int_t)(fc_job_pce_partitions(f->job) - f->pce_before));
-    fc_pce_status *ps = NULL;
+    pce_cache_status *ps = NULL;
     size_t n = 0;
     cuzk_error err = {0};
-    if (fc_pce_list(f->pce, &ps, &n, &err) == CUZK_OK && n) {
+    if (pce_cache_list(f->pce, &ps, &n, &err) == CUZK_OK && n) {
         json_object_set_new(j, "circuit", json_string(ps[0].circuit));
-        json_object_set_new(j, "state", json_string(fc_pce_state_name(ps[0].state)));
+        json_object_set_new(j, "state", json_string(pce_cache_state_name(ps[0].state)));
         json_object_set_new(j, "mapped_bytes", json_integer((json_int_t)ps[0].size_bytes));
         json_object_set_new(j, "recorded", json_integer((json_int_t)ps[0].recorded));
         json_object_set_new(j, "record_ms", json_real(ps[0].record_ms));

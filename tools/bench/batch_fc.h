@@ -10,7 +10,7 @@
 
 #include "kinds/filecoin/fc_inputs.h"
 #include "kinds/filecoin/fc_job.h"
-#include "kinds/filecoin/fc_pce.h"
+#include "kinds/pce_cache.h"
 
 typedef struct {
     fc_job_type type;             /* from --kind porep|window-post|winning-post|snap */
@@ -34,7 +34,7 @@ typedef struct {
     fc_srs *srs;
     fc_job *job;
     uint64_t params_bytes; /* the parameters' mapped point cache */
-    fc_pce_mgr *pce;       /* batch_fc_use_pce .. batch_fc_pce_stop */
+    pce_cache *pce;       /* batch_fc_use_pce .. batch_fc_pce_stop */
     uint32_t pce_before;   /* fc_job_pce_partitions when the PCE was attached */
 } batch_fc;
 

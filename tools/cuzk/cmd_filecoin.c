@@ -369,15 +369,15 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
     }
     /* --pce: the PCE is loaded, or recorded, here before the job starts (charged to the
      * engine's budget), so that every partition uses it */
-    fc_pce_mgr *pce = NULL;
+    pce_cache *pce = NULL;
     if (c->pce) {
-        fc_pce_config pc = {fc_srs_cache_dir(srs), cuzk_engine_budget(e), false, true, 1};
+        pce_cache_config pc = {fc_srs_cache_dir(srs), cuzk_engine_budget(e), false, true, 1};
         double t0 = cli_now_ms();
-        st = fc_pce_create(&pc, &pce, &err);
+        st = pce_cache_create(&pc, &pce, &err);
         if (!st)
             st = fc_job_use_pce(job, pce, &err);
         if (st) {
-            fc_pce_destroy(pce);
+            pce_cache_destroy(pce);
             cuzk_engine_destroy(e);
             backend_close(be);
             cli_progress_stop(pg);
@@ -385,12 +385,12 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
             return cli_fail(c->cmd, &err);
         }
         if (c->verbose) {
-            fc_pce_status *ps = NULL;
+            pce_cache_status *ps = NULL;
             size_t n = 0;
-            if (fc_pce_list(pce, &ps, &n, &err) == CUZK_OK)
+            if (pce_cache_list(pce, &ps, &n, &err) == CUZK_OK)
                 for (size_t i = 0; i < n; i++)
                     fprintf(stderr, "cuzk %s: PCE %s %s (%.1f MB%s) in %.0f ms%s%s\n", c->cmd, ps[i].circuit,
-                            fc_pce_state_name(ps[i].state), ps[i].size_bytes / 1e6, ps[i].recorded ? ", recorded" : "",
+                            pce_cache_state_name(ps[i].state), ps[i].size_bytes / 1e6, ps[i].recorded ? ", recorded" : "",
                             cli_now_ms() - t0, ps[i].error[0] ? ": " : "", ps[i].error);
             free(ps);
         }
@@ -423,7 +423,7 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
                fc_job_pce_partitions(job));
     }
     cuzk_job_result_free(&res);
-    fc_pce_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
+    pce_cache_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
     cuzk_engine_destroy(e);
     backend_close(be);
     cli_progress_stop(pg);

@@ -249,8 +249,8 @@ static cuzk_status synth_pce(const fc_job *j, const cs_pce *pce, uint32_t partit
                            (unsigned long long)m);
     }
     if (!st)
-        st = cs_pce_eval_compact(pce, inputs, ni, &aux, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), err);
-    if (!st && !cs_pce_rows_hold(pce, v[0], v[1], v[2], fc_pce_eval_threads(j->pce), &bad_row))
+        st = cs_pce_eval_compact(pce, inputs, ni, &aux, v[0], v[1], v[2], pce_cache_eval_threads(j->pce), err);
+    if (!st && !cs_pce_rows_hold(pce, v[0], v[1], v[2], pce_cache_eval_threads(j->pce), &bad_row))
         st = cuzk_fail(err, CUZK_E_VERIFY_FAILED, "partition %u: the PCE's a/b/c fail constraint %llu", partition,
                        (unsigned long long)bad_row);
     if (st) {
@@ -290,22 +290,22 @@ static cuzk_status synthesize(void *ctx, const void *input, uint32_t partition, 
     fc_assignment *fa = calloc(1, sizeof *fa);
     if (!fa)
         return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
-    fc_pce_entry *pe = j->pce ? fc_pce_get(j->pce, &j->pce_circuit) : NULL;
+    pce_cache_entry *pe = j->pce ? pce_cache_get(j->pce, &j->pce_circuit) : NULL;
     cuzk_status st;
     if (pe) {
         cuzk_error pe_err = {0};
-        st = synth_pce(j, fc_pce_data(pe), partition, fa, &pe_err);
+        st = synth_pce(j, pce_cache_data(pe), partition, fa, &pe_err);
         if (!st) {
             atomic_fetch_add(&((fc_job *)j)->pce_partitions, 1); /* a counter: the job is otherwise immutable */
         } else if (st == CUZK_E_VERIFY_FAILED) {
             /* direct synthesis with the row check decides: the witness or the PCE */
             st = synth_direct(j, partition, CS_VERIFY_ROWS, fa, err);
             if (!st)
-                fc_pce_reject(j->pce, pe, pe_err.msg);
+                pce_cache_reject(j->pce, pe, pe_err.msg);
         } else if (st && err) {
             *err = pe_err;
         }
-        fc_pce_put(j->pce, pe);
+        pce_cache_put(j->pce, pe);
     } else {
         st = synth_direct(j, partition, 0, fa, err);
     }
@@ -351,21 +351,21 @@ static cuzk_status verify_hook(void *ctx, const void *kind_input, const void *pa
     return verify_proof_with(j, fc_srs_pvk(j->entry), partition, proof, err);
 }
 
-cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err)
+cuzk_status fc_job_use_pce(fc_job *j, pce_cache *m, cuzk_error *err)
 {
     if (!j->entry)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "the job has no parameters: no PCE for a check-only job");
     j->pce = NULL;
     if (!m || !j->ops->shape_of || !j->ops->synth_shape)
         return CUZK_OK;
-    fc_pce_circuit *c = &j->pce_circuit;
+    pce_cache_circuit *c = &j->pce_circuit;
     memset(c, 0, sizeof *c);
     fc_circuit_id_name(&j->circuit, c->id.circuit, sizeof c->id.circuit);
-    fc_pce_key_id(fc_srs_params(j->entry), c->id.key_id);
+    pce_cache_key_id(fc_srs_params(j->entry), c->id.key_id);
     c->synthesize = j->ops->synth_shape;
     j->ops->shape_of(j, c->shape);
     j->pce = m;
-    fc_pce_put(m, fc_pce_get(m, c)); /* the first proof of a shape starts its PCE */
+    pce_cache_put(m, pce_cache_get(m, c)); /* the first proof of a shape starts its PCE */
     return CUZK_OK;
 }
 

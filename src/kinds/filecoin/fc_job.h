@@ -43,7 +43,7 @@
 #include "cs/cs.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
-#include "kinds/filecoin/fc_pce.h"
+#include "kinds/pce_cache.h"
 #include "kinds/filecoin/fc_srs.h"
 #include "engine/kind.h"
 
@@ -96,16 +96,16 @@ typedef struct fc_job fc_job;
  * actual values: a daemon answers INVALID_ARGUMENT), CUZK_E_IO when the parameters are
  * missing (FAILED_PRECONDITION), CUZK_E_NOMEM. */
 cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, cuzk_error *err);
-/* Synthesize the job's partitions through the PCE manager `m` (fc_pce.h; NULL: directly):
+/* Synthesize the job's partitions through the PCE manager `m` (kinds/pce_cache.h; NULL: directly):
  * the job's circuit and parameters name its PCE; creating the job's first use starts the
  * PCE's loading or recording when it is absent (in the background when the manager is so
  * configured). Each partition then uses the PCE if it is ready at that moment: witness-only
  * synthesis and the PCE's products, bit-identical to direct synthesis; otherwise CS_PROVE.
  * A PCE whose products fail a constraint that direct synthesis of the same witness
- * satisfies is rejected (fc_pce_reject) and the partition is synthesized directly. Kinds
+ * satisfies is rejected (pce_cache_reject) and the partition is synthesized directly. Kinds
  * without a PCE shape ignore `m`. Call before submitting; `m` must outlive the job.
  * Errors: CUZK_E_INVALID_ARG for a job created without parameters. */
-cuzk_status fc_job_use_pce(fc_job *j, fc_pce_mgr *m, cuzk_error *err);
+cuzk_status fc_job_use_pce(fc_job *j, pce_cache *m, cuzk_error *err);
 
 /* Take every partition's a/b/c (one region of 3 x the domain's rows, the estimate's
  * abc_bytes) from `pool`, the engine's (cuzk_engine_abc_pool of the engine the job runs

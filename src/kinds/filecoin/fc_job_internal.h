@@ -6,7 +6,7 @@
 
 #include "cs/cs.h"
 #include "kinds/filecoin/fc_job.h"
-#include "kinds/filecoin/fc_pce.h"
+#include "kinds/pce_cache.h"
 
 typedef struct {
     /* Synthesize partition k into cs (any mode). */
@@ -16,7 +16,7 @@ typedef struct {
     /* Free the kind's data. */
     void (*free_data)(void *data);
     /* For the PCE (may be NULL: the kind then always synthesizes directly): copy the
-     * circuit's plain-data shape (at most FC_PCE_SHAPE_MAX bytes) into `out`, and
+     * circuit's plain-data shape (at most PCE_CACHE_SHAPE_MAX bytes) into `out`, and
      * synthesize the circuit of such a shape without values (CS_SHAPE / CS_RECORD). */
     void (*shape_of)(const fc_job *j, void *out);
     cuzk_status (*synth_shape)(const void *shape, cs_t *cs, cuzk_error *err);
@@ -37,8 +37,8 @@ struct fc_job {
     cuzk_verify_hook hook;
     cuzk_abc_pool *abc_pool;     /* partitions' a/b/c from the engine's pool; NULL: malloc */
     cuzk_region_alloc abc_alloc; /* abc_pool as the cs's region allocator */
-    fc_pce_mgr *pce; /* NULL: direct synthesis only */
-    fc_pce_circuit pce_circuit;
+    pce_cache *pce; /* NULL: direct synthesis only */
+    pce_cache_circuit pce_circuit;
     _Atomic uint32_t pce_partitions; /* partitions synthesized through the PCE */
 };
 

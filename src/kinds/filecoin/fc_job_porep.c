@@ -46,7 +46,7 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
     return fc_porep_synthesize(cs, shape, NULL, 0, err);
 }
 
-_Static_assert(sizeof(fc_porep_circuit_params) <= FC_PCE_SHAPE_MAX, "PoRep shape fits a PCE circuit");
+_Static_assert(sizeof(fc_porep_circuit_params) <= PCE_CACHE_SHAPE_MAX, "PoRep shape fits a PCE circuit");
 
 static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 

@@ -44,7 +44,7 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
     return fc_post_synthesize(cs, shape, NULL, 0, err);
 }
 
-_Static_assert(sizeof(fc_post_shape) <= FC_PCE_SHAPE_MAX, "PoSt shape fits a PCE circuit");
+_Static_assert(sizeof(fc_post_shape) <= PCE_CACHE_SHAPE_MAX, "PoSt shape fits a PCE circuit");
 
 static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 

@@ -54,7 +54,7 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
     return fc_snap_synthesize(cs, shape, NULL, NULL, err);
 }
 
-_Static_assert(sizeof(fc_snap_shape) <= FC_PCE_SHAPE_MAX, "SnapDeals shape fits a PCE circuit");
+_Static_assert(sizeof(fc_snap_shape) <= PCE_CACHE_SHAPE_MAX, "SnapDeals shape fits a PCE circuit");
 
 static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
 

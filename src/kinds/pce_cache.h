@@ -1,8 +1,9 @@
-/* PCE manager: the pre-compiled constraint evaluators (cs/pce.h) of the Filecoin circuits,
- * one per (circuit id, parameters), kept as files in the cache directory ([srs] cache_dir,
- * never the parameter directory) and mapped read-only while in use
- * (docs/engine.md#pce, fixing the reference's unused PCE: here it is used by partition synthesis,
- * loaded from disk after a restart, fingerprinted, and charged to the budget).
+/* PCE cache: the pre-compiled constraint evaluators (cs/pce.h) of any circuit kind's
+ * circuits (today the Filecoin kinds, kinds/filecoin/fc_job.h; a circom circuit can use it
+ * as well), one per (circuit id, parameters), kept as files in the cache directory ([srs]
+ * cache_dir, never the parameter directory) and mapped read-only while in use
+ * (docs/engine.md#pce, fixing the reference's unused PCE: here it is used by partition
+ * synthesis, loaded from disk after a restart, fingerprinted, and charged to the budget).
  *
  * Life of an entry:
  *   ABSENT   nothing loaded. A get (the first proof of a shape, or any later one) starts
@@ -21,15 +22,15 @@
  * recording reserves its exact working set (cs_pce_bytes plus the density bitmaps) for its
  * duration. Both use cuzk_budget_try_acquire: when the room is not there the entry stays
  * ABSENT and a later get tries again, so the PCE never delays or blocks proving.
- * An entry with references is never unloaded; fc_pce_evict unloads an idle one.
+ * An entry with references is never unloaded; pce_cache_evict unloads an idle one.
  *
  * Errors of the background work are logged (a refused file at WARN with the reason) and kept
- * in the entry (fc_pce_list).
+ * in the entry (pce_cache_list).
  * Thread-safety: every function may be called from any thread. Lock order: the manager's
  * mutex, then the budget's.
  */
-#ifndef CUZK_ENGINE_FILECOIN_FC_PCE_H
-#define CUZK_ENGINE_FILECOIN_FC_PCE_H
+#ifndef CUZK_KINDS_PCE_CACHE_H
+#define CUZK_KINDS_PCE_CACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,16 +41,16 @@
 #include "engine/budget.h"
 #include "groth16/groth16.h"
 
-#define FC_PCE_SHAPE_MAX 128
+#define PCE_CACHE_SHAPE_MAX 128
 
 /* How to (re)build the PCE of one circuit, independent of any job: its identity and a
  * synthesis of the circuit without values (CS_SHAPE / CS_RECORD) from a copied plain-data
- * description of its shape (e.g. fc_porep_circuit_params). */
+ * description of its shape (e.g. the Filecoin kind's fc_porep_circuit_params). */
 typedef struct {
     cs_pce_identity id;
     cuzk_status (*synthesize)(const void *shape, cs_t *cs, cuzk_error *err);
-    uint8_t shape[FC_PCE_SHAPE_MAX];
-} fc_pce_circuit;
+    uint8_t shape[PCE_CACHE_SHAPE_MAX];
+} pce_cache_circuit;
 
 typedef struct {
     const char *cache_dir; /* required; created when missing */
@@ -57,59 +58,59 @@ typedef struct {
     bool background;       /* load / record on a thread of its own (daemon); else in the caller */
     bool record;           /* record missing PCEs (else only existing files are used) */
     unsigned eval_threads; /* threads of one partition's products (0 = 1: partitions run in parallel) */
-} fc_pce_config;
+} pce_cache_config;
 
-typedef struct fc_pce_mgr fc_pce_mgr;
-typedef struct fc_pce_entry fc_pce_entry;
+typedef struct pce_cache pce_cache;
+typedef struct pce_cache_entry pce_cache_entry;
 
 /* Errors: CUZK_E_INVALID_ARG (no cache_dir), CUZK_E_NOMEM. Strings are copied. */
-cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error *err);
+cuzk_status pce_cache_create(const pce_cache_config *cfg, pce_cache **out, cuzk_error *err);
 /* Wait for background work, unmap and release everything. No entry may be held. NULL is a
  * no-op. */
-void fc_pce_destroy(fc_pce_mgr *m);
+void pce_cache_destroy(pce_cache *m);
 
 /* The parameters' key id: SHA-256 of the bellperson encoding of the verifying key. */
-void fc_pce_key_id(const groth16_params_t *pk, uint8_t out[32]);
+void pce_cache_key_id(const groth16_params_t *pk, uint8_t out[32]);
 
-/* The READY PCE of circuit c with a reference (release with fc_pce_put), or NULL: then, if
+/* The READY PCE of circuit c with a reference (release with pce_cache_put), or NULL: then, if
  * the entry is ABSENT, its loading / recording is started (in the background, or done here
  * when !background, and returned when it succeeded). Never fails: errors are kept in the
- * entry (fc_pce_list) and logged. */
-fc_pce_entry *fc_pce_get(fc_pce_mgr *m, const fc_pce_circuit *c);
-void fc_pce_put(fc_pce_mgr *m, fc_pce_entry *e);
-const cs_pce *fc_pce_data(const fc_pce_entry *e);
+ * entry (pce_cache_list) and logged. */
+pce_cache_entry *pce_cache_get(pce_cache *m, const pce_cache_circuit *c);
+void pce_cache_put(pce_cache *m, pce_cache_entry *e);
+const cs_pce *pce_cache_data(const pce_cache_entry *e);
 
 /* Products threads of a partition (the configuration's eval_threads, at least 1). */
-unsigned fc_pce_eval_threads(const fc_pce_mgr *m);
+unsigned pce_cache_eval_threads(const pce_cache *m);
 
 /* The PCE of a held entry gave a/b/c that fail a constraint while direct synthesis of the
  * same witness satisfies it: the PCE does not describe the circuit. Marks the entry FAILED
  * with `why`, deletes its file, and unloads it once the last reference is put. */
-void fc_pce_reject(fc_pce_mgr *m, fc_pce_entry *e, const char *why);
+void pce_cache_reject(pce_cache *m, pce_cache_entry *e, const char *why);
 
 /* Block until no load or recording is running (tests, benchmarks, shutdown). */
-void fc_pce_wait_idle(fc_pce_mgr *m);
+void pce_cache_wait_idle(pce_cache *m);
 
 /* Unload the idle READY entry named `circuit` (all its key ids). *freed_bytes: the mapping
  * bytes released. Errors: CUZK_E_INVALID_ARG when it is in use (reference count named). */
-cuzk_status fc_pce_evict(fc_pce_mgr *m, const char *circuit, uint64_t *freed_bytes, cuzk_error *err);
+cuzk_status pce_cache_evict(pce_cache *m, const char *circuit, uint64_t *freed_bytes, cuzk_error *err);
 
-typedef enum { FC_PCE_ABSENT = 0, FC_PCE_BUSY, FC_PCE_READY, FC_PCE_FAILED } fc_pce_state;
+typedef enum { PCE_CACHE_ABSENT = 0, PCE_CACHE_BUSY, PCE_CACHE_READY, PCE_CACHE_FAILED } pce_cache_state;
 /* "absent", "busy", "ready", "failed". */
-const char *fc_pce_state_name(fc_pce_state s);
+const char *pce_cache_state_name(pce_cache_state s);
 
 typedef struct {
     char circuit[32];
-    fc_pce_state state;
+    pce_cache_state state;
     uint64_t size_bytes; /* mapped bytes (READY) */
     uint32_t ref_count;
     uint64_t recorded;   /* recordings made by this manager */
     uint64_t loaded;     /* successful mappings */
     double record_ms, load_ms; /* the last recording / mapping */
     char error[256];     /* the last error or refusal, "" when none */
-} fc_pce_status;
+} pce_cache_status;
 
 /* Snapshot of every entry, malloc'ed array (free()). Errors: CUZK_E_NOMEM. */
-cuzk_status fc_pce_list(fc_pce_mgr *m, fc_pce_status **out, size_t *n, cuzk_error *err);
+cuzk_status pce_cache_list(pce_cache *m, pce_cache_status **out, size_t *n, cuzk_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* PCE manager; contracts in fc_pce.h. */
+/* PCE cache; contracts in pce_cache.h. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,13 +12,13 @@
 
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "kinds/filecoin/fc_pce.h"
+#include "kinds/pce_cache.h"
 #include "engine/log.h"
 #include "groth16/bellperson_params.h"
 
-struct fc_pce_entry {
+struct pce_cache_entry {
     cs_pce_identity id;
-    fc_pce_state state;
+    pce_cache_state state;
     cs_pce pce;
     uint64_t charged; /* budget bytes held for the mapping */
     uint32_t refs;
@@ -28,10 +28,10 @@ struct fc_pce_entry {
     uint64_t recorded, loaded;
     double record_ms, load_ms;
     char error[256];
-    fc_pce_entry *next;
+    pce_cache_entry *next;
 };
 
-struct fc_pce_mgr {
+struct pce_cache {
     char *cache_dir;
     cuzk_budget *budget;
     bool background, record;
@@ -39,7 +39,7 @@ struct fc_pce_mgr {
     pthread_mutex_t mu;
     pthread_cond_t cv; /* tasks reached 0 */
     unsigned tasks;
-    fc_pce_entry *entries;
+    pce_cache_entry *entries;
 };
 
 static double now_ms(void)
@@ -49,45 +49,45 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-const char *fc_pce_state_name(fc_pce_state s)
+const char *pce_cache_state_name(pce_cache_state s)
 {
     switch (s) {
-    case FC_PCE_ABSENT: return "absent";
-    case FC_PCE_BUSY: return "busy";
-    case FC_PCE_READY: return "ready";
-    case FC_PCE_FAILED: return "failed";
+    case PCE_CACHE_ABSENT: return "absent";
+    case PCE_CACHE_BUSY: return "busy";
+    case PCE_CACHE_READY: return "ready";
+    case PCE_CACHE_FAILED: return "failed";
     }
     return "unknown";
 }
 
-static void unload(fc_pce_mgr *m, fc_pce_entry *e);
+static void unload(pce_cache *m, pce_cache_entry *e);
 
 /* The budget's reclaimer: unmap ready PCEs that no partition holds (they map again from
  * their file on the next use). */
 static uint64_t reclaim(void *ctx, uint64_t want)
 {
-    fc_pce_mgr *m = ctx;
+    pce_cache *m = ctx;
     uint64_t freed = 0;
     pthread_mutex_lock(&m->mu);
-    for (fc_pce_entry *e = m->entries; e && freed < want; e = e->next) {
-        if (e->state != FC_PCE_READY || e->refs || !e->charged)
+    for (pce_cache_entry *e = m->entries; e && freed < want; e = e->next) {
+        if (e->state != PCE_CACHE_READY || e->refs || !e->charged)
             continue;
         freed += e->charged;
         cuzk_log(CUZK_LOG_INFO, "pce: %s idle, unmapped for room in the memory budget (%llu bytes)", e->id.circuit,
                  (unsigned long long)e->charged);
         unload(m, e);
-        e->state = FC_PCE_ABSENT;
+        e->state = PCE_CACHE_ABSENT;
     }
     pthread_mutex_unlock(&m->mu);
     return freed;
 }
 
-cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error *err)
+cuzk_status pce_cache_create(const pce_cache_config *cfg, pce_cache **out, cuzk_error *err)
 {
     *out = NULL;
     if (!cfg || !cfg->cache_dir || !*cfg->cache_dir)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "pce: no cache directory");
-    fc_pce_mgr *m = calloc(1, sizeof *m);
+    pce_cache *m = calloc(1, sizeof *m);
     if (!m || !(m->cache_dir = strdup(cfg->cache_dir))) {
         free(m);
         return cuzk_fail(err, CUZK_E_NOMEM, "pce: out of memory");
@@ -102,7 +102,7 @@ cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error
         cuzk_status st = cuzk_budget_add_reclaimer(m->budget, reclaim, m, err);
         if (st) {
             m->budget = NULL;
-            fc_pce_destroy(m);
+            pce_cache_destroy(m);
             return st;
         }
     }
@@ -110,7 +110,7 @@ cuzk_status fc_pce_create(const fc_pce_config *cfg, fc_pce_mgr **out, cuzk_error
     return CUZK_OK;
 }
 
-static void unload(fc_pce_mgr *m, fc_pce_entry *e)
+static void unload(pce_cache *m, pce_cache_entry *e)
 {
     cs_pce_free(&e->pce);
     if (m->budget && e->charged)
@@ -118,14 +118,14 @@ static void unload(fc_pce_mgr *m, fc_pce_entry *e)
     e->charged = 0;
 }
 
-void fc_pce_destroy(fc_pce_mgr *m)
+void pce_cache_destroy(pce_cache *m)
 {
     if (!m)
         return;
-    fc_pce_wait_idle(m);
+    pce_cache_wait_idle(m);
     if (m->budget)
         cuzk_budget_remove_reclaimer(m->budget, reclaim, m);
-    for (fc_pce_entry *e = m->entries, *n; e; e = n) {
+    for (pce_cache_entry *e = m->entries, *n; e; e = n) {
         n = e->next;
         unload(m, e);
         free(e);
@@ -136,7 +136,7 @@ void fc_pce_destroy(fc_pce_mgr *m)
     free(m);
 }
 
-void fc_pce_key_id(const groth16_params_t *pk, uint8_t out[32])
+void pce_cache_key_id(const groth16_params_t *pk, uint8_t out[32])
 {
     size_t n = (size_t)bp_vk_size(&pk->vk);
     uint8_t *buf = malloc(n);
@@ -151,17 +151,17 @@ void fc_pce_key_id(const groth16_params_t *pk, uint8_t out[32])
     free(buf);
 }
 
-unsigned fc_pce_eval_threads(const fc_pce_mgr *m) { return m->eval_threads; }
-const cs_pce *fc_pce_data(const fc_pce_entry *e) { return &e->pce; }
+unsigned pce_cache_eval_threads(const pce_cache *m) { return m->eval_threads; }
+const cs_pce *pce_cache_data(const pce_cache_entry *e) { return &e->pce; }
 
 /* ---- the work: map the file, or record it and map it ---- */
 
 typedef enum { W_READY, W_RETRY, W_FAILED } work_result;
 
 typedef struct {
-    fc_pce_mgr *m;
-    fc_pce_entry *e;
-    fc_pce_circuit c;
+    pce_cache *m;
+    pce_cache_entry *e;
+    pce_cache_circuit c;
 } task;
 
 static bool name_ok(const char *s)
@@ -177,7 +177,7 @@ static bool name_ok(const char *s)
 /* Map `path` (charging the budget); W_RETRY when the budget has no room now. */
 static work_result map_file(task *t, const char *path, struct stat *st, cuzk_error *err)
 {
-    fc_pce_mgr *m = t->m;
+    pce_cache *m = t->m;
     uint64_t size = (uint64_t)st->st_size;
     if (m->budget && !cuzk_budget_try_acquire(m->budget, size)) {
         cuzk_fail(err, CUZK_E_NOMEM, "%s: no room in the memory budget for %llu bytes now", path,
@@ -203,8 +203,8 @@ static work_result map_file(task *t, const char *path, struct stat *st, cuzk_err
 /* Record the circuit into `path`. */
 static work_result record(task *t, const char *path, cuzk_error *err)
 {
-    fc_pce_mgr *m = t->m;
-    fc_pce_entry *e = t->e;
+    pce_cache *m = t->m;
+    pce_cache_entry *e = t->e;
     double t0 = now_ms();
     cs_t cs;
     cuzk_status st;
@@ -257,7 +257,7 @@ static work_result record(task *t, const char *path, cuzk_error *err)
 
 /* "<cache_dir>/<circuit>-<first 8 bytes of the key id in hex>.cuzkpce"; false when the
  * circuit id is not a plain file name or the path is too long. */
-static bool file_of(const fc_pce_mgr *m, const cs_pce_identity *id, char *path, size_t cap)
+static bool file_of(const pce_cache *m, const cs_pce_identity *id, char *path, size_t cap)
 {
     if (!name_ok(id->circuit))
         return false;
@@ -268,7 +268,7 @@ static bool file_of(const fc_pce_mgr *m, const cs_pce_identity *id, char *path, 
 
 static work_result work(task *t, cuzk_error *err)
 {
-    fc_pce_mgr *m = t->m;
+    pce_cache *m = t->m;
     char path[4096];
     if (!file_of(m, &t->c.id, path, sizeof path)) {
         cuzk_fail(err, CUZK_E_INVALID_ARG, "pce: circuit id '%.32s' is not a file name, or the path is too long",
@@ -304,10 +304,10 @@ static void run_task(task *t)
 {
     cuzk_error err = {0};
     work_result r = work(t, &err);
-    fc_pce_mgr *m = t->m;
-    fc_pce_entry *e = t->e;
+    pce_cache *m = t->m;
+    pce_cache_entry *e = t->e;
     pthread_mutex_lock(&m->mu);
-    e->state = r == W_READY ? FC_PCE_READY : r == W_RETRY ? FC_PCE_ABSENT : FC_PCE_FAILED;
+    e->state = r == W_READY ? PCE_CACHE_READY : r == W_RETRY ? PCE_CACHE_ABSENT : PCE_CACHE_FAILED;
     snprintf(e->error, sizeof e->error, "%s", r == W_READY ? "" : err.msg);
     if (r == W_FAILED)
         cuzk_log(CUZK_LOG_WARN, "pce: %s: %s; partitions are synthesized directly", t->c.id.circuit, err.msg);
@@ -325,27 +325,27 @@ static void *task_thread(void *arg)
     return NULL;
 }
 
-static fc_pce_entry *find(fc_pce_mgr *m, const cs_pce_identity *id)
+static pce_cache_entry *find(pce_cache *m, const cs_pce_identity *id)
 {
-    for (fc_pce_entry *e = m->entries; e; e = e->next)
+    for (pce_cache_entry *e = m->entries; e; e = e->next)
         if (!strncmp(e->id.circuit, id->circuit, sizeof id->circuit) && !memcmp(e->id.key_id, id->key_id, 32))
             return e;
     return NULL;
 }
 
-fc_pce_entry *fc_pce_get(fc_pce_mgr *m, const fc_pce_circuit *c)
+pce_cache_entry *pce_cache_get(pce_cache *m, const pce_cache_circuit *c)
 {
     pthread_mutex_lock(&m->mu);
-    fc_pce_entry *e = find(m, &c->id);
+    pce_cache_entry *e = find(m, &c->id);
     if (!e && (e = calloc(1, sizeof *e))) {
         e->id = c->id;
         e->next = m->entries;
         m->entries = e;
     }
     task *t = NULL;
-    if (e && e->state == FC_PCE_ABSENT && (t = malloc(sizeof *t))) {
+    if (e && e->state == PCE_CACHE_ABSENT && (t = malloc(sizeof *t))) {
         *t = (task){m, e, *c};
-        e->state = FC_PCE_BUSY;
+        e->state = PCE_CACHE_BUSY;
         m->tasks++;
     }
     pthread_mutex_unlock(&m->mu);
@@ -364,14 +364,14 @@ fc_pce_entry *fc_pce_get(fc_pce_mgr *m, const fc_pce_circuit *c)
     if (!e)
         return NULL;
     pthread_mutex_lock(&m->mu);
-    fc_pce_entry *r = e->state == FC_PCE_READY && !e->rejected ? e : NULL;
+    pce_cache_entry *r = e->state == PCE_CACHE_READY && !e->rejected ? e : NULL;
     if (r)
         r->refs++;
     pthread_mutex_unlock(&m->mu);
     return r;
 }
 
-void fc_pce_put(fc_pce_mgr *m, fc_pce_entry *e)
+void pce_cache_put(pce_cache *m, pce_cache_entry *e)
 {
     if (!e)
         return;
@@ -383,14 +383,14 @@ void fc_pce_put(fc_pce_mgr *m, fc_pce_entry *e)
     pthread_mutex_unlock(&m->mu);
 }
 
-void fc_pce_reject(fc_pce_mgr *m, fc_pce_entry *e, const char *why)
+void pce_cache_reject(pce_cache *m, pce_cache_entry *e, const char *why)
 {
     char path[4096];
     bool have_path = file_of(m, &e->id, path, sizeof path);
     pthread_mutex_lock(&m->mu);
     if (!e->rejected) {
         e->rejected = true;
-        e->state = FC_PCE_FAILED;
+        e->state = PCE_CACHE_FAILED;
         snprintf(e->error, sizeof e->error, "rejected: %s", why);
         if (have_path)
             remove(path);
@@ -399,7 +399,7 @@ void fc_pce_reject(fc_pce_mgr *m, fc_pce_entry *e, const char *why)
     pthread_mutex_unlock(&m->mu);
 }
 
-void fc_pce_wait_idle(fc_pce_mgr *m)
+void pce_cache_wait_idle(pce_cache *m)
 {
     pthread_mutex_lock(&m->mu);
     while (m->tasks)
@@ -407,13 +407,13 @@ void fc_pce_wait_idle(fc_pce_mgr *m)
     pthread_mutex_unlock(&m->mu);
 }
 
-cuzk_status fc_pce_evict(fc_pce_mgr *m, const char *circuit, uint64_t *freed_bytes, cuzk_error *err)
+cuzk_status pce_cache_evict(pce_cache *m, const char *circuit, uint64_t *freed_bytes, cuzk_error *err)
 {
     *freed_bytes = 0;
     cuzk_status st = CUZK_OK;
     pthread_mutex_lock(&m->mu);
-    for (fc_pce_entry *e = m->entries; e; e = e->next) {
-        if (strncmp(e->id.circuit, circuit, sizeof e->id.circuit) || e->state != FC_PCE_READY)
+    for (pce_cache_entry *e = m->entries; e; e = e->next) {
+        if (strncmp(e->id.circuit, circuit, sizeof e->id.circuit) || e->state != PCE_CACHE_READY)
             continue;
         if (e->refs) {
             st = cuzk_fail(err, CUZK_E_INVALID_ARG, "the PCE of %s is in use by %u partition(s); not evicted", circuit,
@@ -422,26 +422,26 @@ cuzk_status fc_pce_evict(fc_pce_mgr *m, const char *circuit, uint64_t *freed_byt
         }
         *freed_bytes += e->pce.map_len;
         unload(m, e);
-        e->state = FC_PCE_ABSENT;
+        e->state = PCE_CACHE_ABSENT;
     }
     pthread_mutex_unlock(&m->mu);
     return st;
 }
 
-cuzk_status fc_pce_list(fc_pce_mgr *m, fc_pce_status **out, size_t *n, cuzk_error *err)
+cuzk_status pce_cache_list(pce_cache *m, pce_cache_status **out, size_t *n, cuzk_error *err)
 {
     pthread_mutex_lock(&m->mu);
     size_t cnt = 0;
-    for (fc_pce_entry *e = m->entries; e; e = e->next)
+    for (pce_cache_entry *e = m->entries; e; e = e->next)
         cnt++;
-    fc_pce_status *a = calloc(cnt ? cnt : 1, sizeof *a);
+    pce_cache_status *a = calloc(cnt ? cnt : 1, sizeof *a);
     if (!a) {
         pthread_mutex_unlock(&m->mu);
         return cuzk_fail(err, CUZK_E_NOMEM, "pce: out of memory");
     }
     size_t i = cnt;
-    for (fc_pce_entry *e = m->entries; e; e = e->next) { /* oldest first */
-        fc_pce_status *s = &a[--i];
+    for (pce_cache_entry *e = m->entries; e; e = e->next) { /* oldest first */
+        pce_cache_status *s = &a[--i];
         memcpy(s->circuit, e->id.circuit, sizeof s->circuit);
         s->state = e->state;
         s->size_bytes = e->pce.map ? e->pce.map_len : 0;
