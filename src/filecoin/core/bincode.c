@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "filecoin/core/bincode.h"
+#include "filecoin/core/field_bytes.h"
 
 void fc_bin_init(fc_bin_reader *r, const uint8_t *buf, size_t len, const char *what, cuzk_error *err)
 {
@@ -23,7 +24,7 @@ cuzk_status fc_bin_fail(fc_bin_reader *r, size_t off, cuzk_status code, const ch
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        fc_fp_format(&r->fp, "", path, sizeof path);
+        cuzk_fp_format(&r->fp, "", path, sizeof path);
         cuzk_fail(r->err, code, "%s: %s at byte offset %zu: %s", r->what, path[0] ? path : "(top level)", off, msg);
     }
     return code;

@@ -17,16 +17,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/fieldpath.h"
+#include "common/outbuf.h"
 #include "common/status.h"
-#include "filecoin/core/fieldpath.h"
 #include "filecoin/core/merkle_proof.h"
-#include "filecoin/core/outbuf.h"
 
 typedef struct {
     const uint8_t *buf;
     size_t len, pos;
     const char *what; /* names the value in messages, e.g. "C1 bincode" */
-    fc_fieldpath fp;
+    cuzk_fieldpath fp;
     cuzk_error *err;
 } fc_bin_reader;
 
@@ -73,7 +73,7 @@ uint64_t fc_merkle_bincode_size(const merkle_shape *s);
 cuzk_status fc_merkle_read_bincode(fc_bin_reader *r, fc_merkle_proof *p, const merkle_shape *s);
 
 /* Append the bincode of p (its own kind and levels). */
-void fc_merkle_write_bincode(fc_outbuf *o, const fc_merkle_proof *p);
+void fc_merkle_write_bincode(cuzk_outbuf *o, const fc_merkle_proof *p);
 
 /* "Single" / "Sub" / "Top" for a kind (the serde variant names); "?" otherwise. */
 const char *fc_merkle_kind_name(unsigned kind);

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/base64.h"
-#include "filecoin/core/json.h"
+#include "common/base64.h"
+#include "common/json_read.h"
 #include "filecoin/core/vanilla.h"
 
 void fc_blob_list_free(fc_blob_list *l)
@@ -19,27 +19,27 @@ void fc_blob_list_free(fc_blob_list *l)
 }
 
 /* One element: a base64 string, or null (Go's nil slice) for an empty blob. */
-static cuzk_status read_item(fc_json *j, uint8_t **data, size_t *len)
+static cuzk_status read_item(cuzk_json_reader *j, uint8_t **data, size_t *len)
 {
-    if (fc_json_take_null(j)) {
+    if (cuzk_json_read_take_null(j)) {
         *len = 0;
-        return (*data = malloc(1)) ? CUZK_OK : fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
+        return (*data = malloc(1)) ? CUZK_OK : cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory");
     }
-    return fc_json_base64(j, data, len);
+    return cuzk_json_read_base64(j, data, len);
 }
 
-static cuzk_status read_list(fc_json *j, fc_blob_list *out)
+static cuzk_status read_list(cuzk_json_reader *j, fc_blob_list *out)
 {
     cuzk_status st;
     int r;
-    if (fc_json_take_null(j))
-        return fc_json_end(j);
-    if ((st = fc_json_arr_begin(j)))
+    if (cuzk_json_read_take_null(j))
+        return cuzk_json_read_end(j);
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
     size_t cap = 0;
-    fc_fp_index(&j->fp, 0);
-    for (size_t i = 0; (r = fc_json_arr_next(j, i == 0)) == 1; i++) {
-        fc_fp_set_index(&j->fp, i);
+    cuzk_fp_index(&j->fp, 0);
+    for (size_t i = 0; (r = cuzk_json_read_arr_next(j, i == 0)) == 1; i++) {
+        cuzk_fp_set_index(&j->fp, i);
         if (i == cap) {
             /* growth follows the input: every element takes at least 3 bytes */
             cap = cap ? 2 * cap : 16;
@@ -48,7 +48,7 @@ static cuzk_status read_list(fc_json *j, fc_blob_list *out)
                 out->data = d;
             size_t *l = d ? realloc(out->len, cap * sizeof *l) : NULL;
             if (!l)
-                return fc_json_fail(j, CUZK_E_NOMEM, "out of memory for %zu blobs", cap);
+                return cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory for %zu blobs", cap);
             out->len = l;
         }
         out->data[i] = NULL;
@@ -56,10 +56,10 @@ static cuzk_status read_list(fc_json *j, fc_blob_list *out)
         if ((st = read_item(j, &out->data[i], &out->len[i])))
             return st;
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
-    return fc_json_end(j);
+    return cuzk_json_read_end(j);
 }
 
 cuzk_status fc_blob_list_from_json(fc_blob_list *out, const uint8_t *buf, size_t len, cuzk_error *err)
@@ -67,8 +67,8 @@ cuzk_status fc_blob_list_from_json(fc_blob_list *out, const uint8_t *buf, size_t
     memset(out, 0, sizeof *out);
     if (!buf && len)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "fc_blob_list_from_json: NULL buffer");
-    fc_json j;
-    fc_json_init(&j, buf, len, "base64 blob list", err);
+    cuzk_json_reader j;
+    cuzk_json_read_init(&j, buf, len, "base64 blob list", err);
     cuzk_status st = read_list(&j, out);
     if (st)
         fc_blob_list_free(out);
@@ -77,13 +77,13 @@ cuzk_status fc_blob_list_from_json(fc_blob_list *out, const uint8_t *buf, size_t
 
 cuzk_status fc_blob_list_to_json(const fc_blob_list *in, uint8_t **out, size_t *len, cuzk_error *err)
 {
-    fc_outbuf o = {0};
-    fc_out_str(&o, "[");
+    cuzk_outbuf o = {0};
+    cuzk_out_str(&o, "[");
     for (size_t i = 0; i < in->n; i++) {
-        fc_out_str(&o, i ? ",\"" : "\"");
-        fc_base64_encode(&o, in->data[i], in->len[i]);
-        fc_out_str(&o, "\"");
+        cuzk_out_str(&o, i ? ",\"" : "\"");
+        cuzk_base64_encode(&o, in->data[i], in->len[i]);
+        cuzk_out_str(&o, "\"");
     }
-    fc_out_str(&o, "]");
-    return fc_out_finish(&o, out, len, "fc_blob_list_to_json", err);
+    cuzk_out_str(&o, "]");
+    return cuzk_out_finish(&o, out, len, "fc_blob_list_to_json", err);
 }

@@ -37,25 +37,25 @@ static cuzk_status read_path(fc_bin_reader *r, fc_merkle_proof *p, const char *n
 {
     uint64_t n;
     cuzk_status st;
-    fc_fp_key(&r->fp, name);
-    fc_fp_key(&r->fp, "path");
+    cuzk_fp_key(&r->fp, name);
+    cuzk_fp_key(&r->fp, "path");
     if ((st = fc_bin_count(r, levels, 16 + 32ull * (arity - 1), &n)))
         return st;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (unsigned l = first; l < first + levels; l++) {
-        fc_fp_set_index(&r->fp, l - first);
-        fc_fp_key(&r->fp, "hashes");
+        cuzk_fp_set_index(&r->fp, l - first);
+        cuzk_fp_key(&r->fp, "hashes");
         if ((st = fc_bin_count(r, arity - 1, 32, &n)))
             return st;
-        fc_fp_index(&r->fp, 0);
+        cuzk_fp_index(&r->fp, 0);
         for (unsigned i = 0; i + 1 < arity; i++) {
-            fc_fp_set_index(&r->fp, i);
+            cuzk_fp_set_index(&r->fp, i);
             if ((st = fc_bin_bytes32(r, p->sib[(*sib)++], true)))
                 return st;
         }
-        fc_fp_pop(&r->fp);
-        fc_fp_pop(&r->fp);
-        fc_fp_key(&r->fp, "index");
+        cuzk_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
+        cuzk_fp_key(&r->fp, "index");
         size_t at = r->pos;
         uint64_t index;
         if ((st = fc_bin_u64(r, &index)))
@@ -64,11 +64,11 @@ static cuzk_status read_path(fc_bin_reader *r, fc_merkle_proof *p, const char *n
             return fc_bin_fail(r, at, CUZK_E_FORMAT, "index %" PRIu64 ", expected 0..%u (arity %u)", index,
                                arity - 1, arity);
         p->index[l] = (uint8_t)index;
-        fc_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -77,14 +77,14 @@ static cuzk_status read_body(fc_bin_reader *r, fc_merkle_proof *p, const merkle_
     cuzk_status st;
     size_t sib = 0;
     if (p->kind == FC_MP_SINGLE) {
-        fc_fp_key(&r->fp, "root");
+        cuzk_fp_key(&r->fp, "root");
         if ((st = fc_bin_bytes32(r, p->root, true)))
             return st;
-        fc_fp_pop(&r->fp);
-        fc_fp_key(&r->fp, "leaf");
+        cuzk_fp_pop(&r->fp);
+        cuzk_fp_key(&r->fp, "leaf");
         if ((st = fc_bin_bytes32(r, p->leaf, true)))
             return st;
-        fc_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
         return read_path(r, p, "path", 0, s->base_levels, s->base_arity, &sib);
     }
     if ((st = read_path(r, p, "base_proof", 0, s->base_levels, s->base_arity, &sib)) ||
@@ -92,14 +92,14 @@ static cuzk_status read_body(fc_bin_reader *r, fc_merkle_proof *p, const merkle_
         return st;
     if (p->kind == FC_MP_TOP && (st = read_path(r, p, "top_proof", s->base_levels + 1, 1, s->top_arity, &sib)))
         return st;
-    fc_fp_key(&r->fp, "root");
+    cuzk_fp_key(&r->fp, "root");
     if ((st = fc_bin_bytes32(r, p->root, true)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "leaf");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "leaf");
     if ((st = fc_bin_bytes32(r, p->leaf, true)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -107,7 +107,7 @@ cuzk_status fc_merkle_read_bincode(fc_bin_reader *r, fc_merkle_proof *p, const m
 {
     memset(p, 0, sizeof *p);
     unsigned depth = r->fp.depth;
-    fc_fp_key(&r->fp, "data");
+    cuzk_fp_key(&r->fp, "data");
     size_t at = r->pos;
     uint32_t tag;
     cuzk_status st = fc_bin_u32(r, &tag);
@@ -125,7 +125,7 @@ cuzk_status fc_merkle_read_bincode(fc_bin_reader *r, fc_merkle_proof *p, const m
                            s->sub_arity, s->top_arity);
     if ((st = fc_merkle_proof_alloc(p, s->base_arity, s->base_levels, s->sub_arity, s->top_arity, r->err)))
         return st;
-    fc_fp_key(&r->fp, fc_merkle_kind_name(tag));
+    cuzk_fp_key(&r->fp, fc_merkle_kind_name(tag));
     if ((st = read_body(r, p, s))) {
         fc_merkle_proof_free(p);
         return st;
@@ -134,26 +134,26 @@ cuzk_status fc_merkle_read_bincode(fc_bin_reader *r, fc_merkle_proof *p, const m
     return CUZK_OK;
 }
 
-static void write_path(fc_outbuf *o, const fc_merkle_proof *p, unsigned first, unsigned levels, size_t *sib)
+static void write_path(cuzk_outbuf *o, const fc_merkle_proof *p, unsigned first, unsigned levels, size_t *sib)
 {
-    fc_out_u64le(o, levels);
+    cuzk_out_u64le(o, levels);
     for (unsigned l = first; l < first + levels; l++) {
         unsigned a = p->arity[l];
-        fc_out_u64le(o, a - 1u);
-        fc_out_bytes(o, p->sib[*sib], 32 * (size_t)(a - 1));
+        cuzk_out_u64le(o, a - 1u);
+        cuzk_out_bytes(o, p->sib[*sib], 32 * (size_t)(a - 1));
         *sib += a - 1;
-        fc_out_u64le(o, p->index[l]);
+        cuzk_out_u64le(o, p->index[l]);
     }
 }
 
-void fc_merkle_write_bincode(fc_outbuf *o, const fc_merkle_proof *p)
+void fc_merkle_write_bincode(cuzk_outbuf *o, const fc_merkle_proof *p)
 {
     unsigned base = fc_merkle_proof_base_levels(p);
     size_t sib = 0;
-    fc_out_u32le(o, p->kind);
+    cuzk_out_u32le(o, p->kind);
     if (p->kind == FC_MP_SINGLE) {
-        fc_out_bytes(o, p->root, 32);
-        fc_out_bytes(o, p->leaf, 32);
+        cuzk_out_bytes(o, p->root, 32);
+        cuzk_out_bytes(o, p->leaf, 32);
         write_path(o, p, 0, base, &sib);
         return;
     }
@@ -161,6 +161,6 @@ void fc_merkle_write_bincode(fc_outbuf *o, const fc_merkle_proof *p)
     write_path(o, p, base, 1, &sib);
     if (p->kind == FC_MP_TOP)
         write_path(o, p, base + 1, 1, &sib);
-    fc_out_bytes(o, p->root, 32);
-    fc_out_bytes(o, p->leaf, 32);
+    cuzk_out_bytes(o, p->root, 32);
+    cuzk_out_bytes(o, p->leaf, 32);
 }

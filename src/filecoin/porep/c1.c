@@ -179,12 +179,12 @@ cuzk_status fc_c1_write(const fc_c1_output *c1, fc_c1_format format, uint8_t **o
     cuzk_status st = fc_c1_check_shape(c1, err);
     if (st)
         return st;
-    fc_outbuf o = {0};
+    cuzk_outbuf o = {0};
     switch (format) {
     case FC_C1_JSON: fc_c1_write_json(c1, &o); break;
     case FC_C1_ENVELOPE:
         if ((st = fc_c1_write_envelope(c1, &o, err))) {
-            fc_out_discard(&o);
+            cuzk_out_discard(&o);
             return st;
         }
         break;
@@ -196,5 +196,5 @@ cuzk_status fc_c1_write(const fc_c1_output *c1, fc_c1_format format, uint8_t **o
         break;
     default: return cuzk_fail(err, CUZK_E_INVALID_ARG, "fc_c1_write: unknown format %d", (int)format);
     }
-    return fc_out_finish(&o, out, len, "fc_c1_write", err);
+    return cuzk_out_finish(&o, out, len, "fc_c1_write", err);
 }

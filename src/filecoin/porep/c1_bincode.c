@@ -29,9 +29,9 @@ static void sizes_of(const fc_sector_shape *s, c1_sizes *z)
 
 static cuzk_status read_field(fc_bin_reader *r, const char *name, uint8_t out[32], bool field)
 {
-    fc_fp_key(&r->fp, name);
+    cuzk_fp_key(&r->fp, name);
     cuzk_status st = fc_bin_bytes32(r, out, field);
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return st;
 }
 
@@ -39,30 +39,30 @@ static cuzk_status read_column(fc_bin_reader *r, fc_column_proof *c, const c1_si
 {
     cuzk_status st;
     uint64_t n;
-    fc_fp_key(&r->fp, "column");
-    fc_fp_key(&r->fp, "index");
+    cuzk_fp_key(&r->fp, "column");
+    cuzk_fp_key(&r->fp, "index");
     if ((st = fc_bin_u32(r, &c->index)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "rows");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "rows");
     if ((st = fc_bin_count(r, z->layers, 32, &n)))
         return st;
     if (!(c->rows = malloc(n * sizeof *c->rows)))
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory");
     c->nrows = (uint32_t)n;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (uint64_t l = 0; l < n; l++) {
-        fc_fp_set_index(&r->fp, l);
+        cuzk_fp_set_index(&r->fp, l);
         if ((st = fc_bin_bytes32(r, c->rows[l], true)))
             return st;
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "inclusion_proof");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "inclusion_proof");
     if ((st = fc_merkle_read_bincode(r, &c->proof, &z->tree_r)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -70,25 +70,25 @@ static cuzk_status read_labeling(fc_bin_reader *r, fc_labeling_proof *l)
 {
     cuzk_status st;
     uint64_t n;
-    fc_fp_key(&r->fp, "parents");
+    cuzk_fp_key(&r->fp, "parents");
     if ((st = fc_bin_count(r, FC_LABEL_PARENTS, 32, &n)))
         return st;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (unsigned i = 0; i < FC_LABEL_PARENTS; i++) {
-        fc_fp_set_index(&r->fp, i);
+        cuzk_fp_set_index(&r->fp, i);
         if ((st = fc_bin_bytes32(r, l->parents[i], true)))
             return st;
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "layer_index");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "layer_index");
     if ((st = fc_bin_u32(r, &l->layer_index)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "node");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "node");
     if ((st = fc_bin_u64(r, &l->node)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -97,17 +97,17 @@ static cuzk_status read_columns(fc_bin_reader *r, const char *name, fc_column_pr
 {
     uint64_t n;
     cuzk_status st;
-    fc_fp_key(&r->fp, name);
+    cuzk_fp_key(&r->fp, name);
     if ((st = fc_bin_count(r, count, z->column, &n)))
         return st;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (unsigned i = 0; i < count; i++) {
-        fc_fp_set_index(&r->fp, i);
+        cuzk_fp_set_index(&r->fp, i);
         if ((st = read_column(r, &cols[i], z)))
             return st;
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -115,41 +115,41 @@ static cuzk_status read_proof(fc_bin_reader *r, fc_porep_challenge_proof *p, con
 {
     cuzk_status st;
     uint64_t n;
-    fc_fp_key(&r->fp, "comm_d_proofs");
+    cuzk_fp_key(&r->fp, "comm_d_proofs");
     if ((st = fc_merkle_read_bincode(r, &p->comm_d_proof, &z->tree_d)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "comm_r_last_proof");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "comm_r_last_proof");
     if ((st = fc_merkle_read_bincode(r, &p->comm_r_last_proof, &z->tree_r)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "replica_column_proofs");
-    fc_fp_key(&r->fp, "c_x");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "replica_column_proofs");
+    cuzk_fp_key(&r->fp, "c_x");
     if ((st = read_column(r, &p->c_x, z)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     if ((st = read_columns(r, "drg_parents", p->drg, FC_DRG_PARENTS, z)) ||
         (st = read_columns(r, "exp_parents", p->exp, FC_EXP_PARENTS, z)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "labeling_proofs");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "labeling_proofs");
     if ((st = fc_bin_count(r, z->layers, z->labeling, &n)))
         return st;
     if (!(p->labeling = calloc(n, sizeof *p->labeling)))
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory");
     p->nlabeling = (uint32_t)n;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (uint64_t l = 0; l < n; l++) {
-        fc_fp_set_index(&r->fp, l);
+        cuzk_fp_set_index(&r->fp, l);
         if ((st = read_labeling(r, &p->labeling[l])))
             return st;
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "encoding_proof");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "encoding_proof");
     if ((st = read_labeling(r, &p->encoding)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -164,7 +164,7 @@ static cuzk_status read_c1(fc_bin_reader *r, fc_c1_output *out, bool c2in)
         if (v != 0)
             return fc_bin_fail(r, at, CUZK_E_FORMAT, "C2Input variant %u, expected 0 (V0)", v);
     }
-    fc_fp_key(&r->fp, "registered_proof");
+    cuzk_fp_key(&r->fp, "registered_proof");
     at = r->pos;
     if ((st = fc_bin_u32(r, &v)))
         return st;
@@ -172,9 +172,9 @@ static cuzk_status read_c1(fc_bin_reader *r, fc_c1_output *out, bool c2in)
     if (fc_seal_proof_get(v, &rp, NULL) != CUZK_OK)
         return fc_bin_fail(r, at, CUZK_E_UNSUPPORTED, "unknown RegisteredSealProof %u (known 0..%u)", v,
                            FC_SEAL_PROOF_COUNT - 1);
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     out->registered_proof = rp;
-    fc_fp_key(&r->fp, "vanilla_proofs");
+    cuzk_fp_key(&r->fp, "vanilla_proofs");
     at = r->pos;
     if ((st = fc_bin_u32(r, &v)))
         return st;
@@ -185,7 +185,7 @@ static cuzk_status read_c1(fc_bin_reader *r, fc_c1_output *out, bool c2in)
         return fc_bin_fail(r, at, CUZK_E_UNSUPPORTED,
                            "VanillaSealProof variant %u (%s) does not match registered proof %s (variant %u, %s)", v,
                            variant->vanilla_variant, rp->name, (unsigned)rp->shape->size, rp->vanilla_variant);
-    fc_fp_key(&r->fp, rp->vanilla_variant);
+    cuzk_fp_key(&r->fp, rp->vanilla_variant);
     c1_sizes z;
     sizes_of(rp->shape, &z);
     unsigned P = rp->partitions, C = rp->challenges_per_partition;
@@ -196,18 +196,18 @@ static cuzk_status read_c1(fc_bin_reader *r, fc_c1_output *out, bool c2in)
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory for %u proofs", P * C);
     out->partitions = P;
     out->challenges = C;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (unsigned k = 0; k < P; k++) {
-        fc_fp_set_index(&r->fp, k);
+        cuzk_fp_set_index(&r->fp, k);
         if ((st = fc_bin_count(r, C, z.proof, &n)))
             return st;
-        fc_fp_index(&r->fp, 0);
+        cuzk_fp_index(&r->fp, 0);
         for (unsigned i = 0; i < C; i++) {
-            fc_fp_set_index(&r->fp, i);
+            cuzk_fp_set_index(&r->fp, i);
             if ((st = read_proof(r, &out->proofs[(size_t)k * C + i], &z)))
                 return st;
         }
-        fc_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
     }
     r->fp.depth = 0;
     if ((st = read_field(r, "comm_r", out->comm_r, true)) || (st = read_field(r, "comm_d", out->comm_d, true)) ||
@@ -217,10 +217,10 @@ static cuzk_status read_c1(fc_bin_reader *r, fc_c1_output *out, bool c2in)
     if (c2in) {
         if ((st = read_field(r, "prover_id", out->prover_id, false)))
             return st;
-        fc_fp_key(&r->fp, "sector_id");
+        cuzk_fp_key(&r->fp, "sector_id");
         if ((st = fc_bin_u64(r, &out->sector_id)))
             return st;
-        fc_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
         out->has_sector = true;
     }
     return fc_bin_end(r);
@@ -233,59 +233,59 @@ cuzk_status fc_c1_read_bincode(fc_c1_output *out, const uint8_t *buf, size_t len
     return read_c1(&r, out, c2in);
 }
 
-static void write_column(fc_outbuf *o, const fc_column_proof *c)
+static void write_column(cuzk_outbuf *o, const fc_column_proof *c)
 {
-    fc_out_u32le(o, c->index);
-    fc_out_u64le(o, c->nrows);
-    fc_out_bytes(o, c->rows, 32 * (size_t)c->nrows);
+    cuzk_out_u32le(o, c->index);
+    cuzk_out_u64le(o, c->nrows);
+    cuzk_out_bytes(o, c->rows, 32 * (size_t)c->nrows);
     fc_merkle_write_bincode(o, &c->proof);
 }
 
-static void write_labeling(fc_outbuf *o, const fc_labeling_proof *l)
+static void write_labeling(cuzk_outbuf *o, const fc_labeling_proof *l)
 {
-    fc_out_u64le(o, FC_LABEL_PARENTS);
-    fc_out_bytes(o, l->parents, sizeof l->parents);
-    fc_out_u32le(o, l->layer_index);
-    fc_out_u64le(o, l->node);
+    cuzk_out_u64le(o, FC_LABEL_PARENTS);
+    cuzk_out_bytes(o, l->parents, sizeof l->parents);
+    cuzk_out_u32le(o, l->layer_index);
+    cuzk_out_u64le(o, l->node);
 }
 
-void fc_c1_write_bincode(const fc_c1_output *c1, bool c2in, fc_outbuf *o)
+void fc_c1_write_bincode(const fc_c1_output *c1, bool c2in, cuzk_outbuf *o)
 {
     const fc_seal_proof *rp = c1->registered_proof;
     c1_sizes z;
     sizes_of(rp->shape, &z);
-    fc_out_reserve(o, 256 + (size_t)c1->partitions * (8 + c1->challenges * z.proof));
+    cuzk_out_reserve(o, 256 + (size_t)c1->partitions * (8 + c1->challenges * z.proof));
     if (c2in)
-        fc_out_u32le(o, 0);
-    fc_out_u32le(o, rp->id);
-    fc_out_u32le(o, (uint32_t)rp->shape->size);
-    fc_out_u64le(o, c1->partitions);
+        cuzk_out_u32le(o, 0);
+    cuzk_out_u32le(o, rp->id);
+    cuzk_out_u32le(o, (uint32_t)rp->shape->size);
+    cuzk_out_u64le(o, c1->partitions);
     for (unsigned k = 0; k < c1->partitions; k++) {
-        fc_out_u64le(o, c1->challenges);
+        cuzk_out_u64le(o, c1->challenges);
         for (unsigned i = 0; i < c1->challenges; i++) {
             const fc_porep_challenge_proof *p = &c1->proofs[(size_t)k * c1->challenges + i];
             fc_merkle_write_bincode(o, &p->comm_d_proof);
             fc_merkle_write_bincode(o, &p->comm_r_last_proof);
             write_column(o, &p->c_x);
-            fc_out_u64le(o, FC_DRG_PARENTS);
+            cuzk_out_u64le(o, FC_DRG_PARENTS);
             for (int s = 0; s < FC_DRG_PARENTS; s++)
                 write_column(o, &p->drg[s]);
-            fc_out_u64le(o, FC_EXP_PARENTS);
+            cuzk_out_u64le(o, FC_EXP_PARENTS);
             for (int s = 0; s < FC_EXP_PARENTS; s++)
                 write_column(o, &p->exp[s]);
-            fc_out_u64le(o, p->nlabeling);
+            cuzk_out_u64le(o, p->nlabeling);
             for (uint32_t l = 0; l < p->nlabeling; l++)
                 write_labeling(o, &p->labeling[l]);
             write_labeling(o, &p->encoding);
         }
     }
-    fc_out_bytes(o, c1->comm_r, 32);
-    fc_out_bytes(o, c1->comm_d, 32);
-    fc_out_bytes(o, c1->replica_id, 32);
-    fc_out_bytes(o, c1->seed, 32);
-    fc_out_bytes(o, c1->ticket, 32);
+    cuzk_out_bytes(o, c1->comm_r, 32);
+    cuzk_out_bytes(o, c1->comm_d, 32);
+    cuzk_out_bytes(o, c1->replica_id, 32);
+    cuzk_out_bytes(o, c1->seed, 32);
+    cuzk_out_bytes(o, c1->ticket, 32);
     if (c2in) {
-        fc_out_bytes(o, c1->prover_id, 32);
-        fc_out_u64le(o, c1->sector_id);
+        cuzk_out_bytes(o, c1->prover_id, 32);
+        cuzk_out_u64le(o, c1->sector_id);
     }
 }

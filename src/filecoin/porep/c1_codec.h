@@ -9,19 +9,19 @@
 #ifndef CUZK_FILECOIN_VANILLA_C1_CODEC_H
 #define CUZK_FILECOIN_VANILLA_C1_CODEC_H
 
-#include "filecoin/core/outbuf.h"
+#include "common/outbuf.h"
 #include "filecoin/core/vanilla.h"
 
 /* c2in: the C2Input::V0 wrapper (u32 0, SealCommitPhase1Output, prover_id, sector_id). */
 cuzk_status fc_c1_read_bincode(fc_c1_output *out, const uint8_t *buf, size_t len, bool c2in, cuzk_error *err);
-void fc_c1_write_bincode(const fc_c1_output *c1, bool c2in, fc_outbuf *o);
+void fc_c1_write_bincode(const fc_c1_output *c1, bool c2in, cuzk_outbuf *o);
 
 /* `what` names the document in messages ("C1 JSON", "C1 JSON in the envelope's Phase1Out"). */
 cuzk_status fc_c1_read_json(fc_c1_output *out, const uint8_t *buf, size_t len, const char *what, cuzk_error *err);
-void fc_c1_write_json(const fc_c1_output *c1, fc_outbuf *o);
+void fc_c1_write_json(const fc_c1_output *c1, cuzk_outbuf *o);
 
 cuzk_status fc_c1_read_envelope(fc_c1_output *out, const uint8_t *buf, size_t len, cuzk_error *err);
-cuzk_status fc_c1_write_envelope(const fc_c1_output *c1, fc_outbuf *o, cuzk_error *err);
+cuzk_status fc_c1_write_envelope(const fc_c1_output *c1, cuzk_outbuf *o, cuzk_error *err);
 
 /* The seal proof whose vanilla variant key is `name` (the first, V1, of that size), NULL if
  * none. */

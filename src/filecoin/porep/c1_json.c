@@ -1,50 +1,51 @@
 /* SealCommitPhase1Output serde JSON (docs/formats.md#c1-output-json):
- * streaming reader over fc_json with the structure checks of the registered proof, and a
+ * streaming reader over cuzk_json_reader with the structure checks of the registered proof, and a
  * writer producing serde_json's compact output; contracts in porep/c1_codec.h. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_read.h"
 #include "filecoin/core/bincode.h"
-#include "filecoin/core/json.h"
+#include "filecoin/core/field_bytes.h"
 #include "filecoin/porep/c1_codec.h"
 
 /* ---- reader helpers ---- */
 
 /* An array of exactly `count` 32-byte values. */
-static cuzk_status read_values(fc_json *j, uint8_t (*out)[32], unsigned count, bool field)
+static cuzk_status read_values(cuzk_json_reader *j, uint8_t (*out)[32], unsigned count, bool field)
 {
     cuzk_status st;
     int r;
-    if ((st = fc_json_arr_begin(j)))
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
     unsigned i = 0;
-    fc_fp_index(&j->fp, 0);
-    for (; (r = fc_json_arr_next(j, i == 0)) == 1; i++) {
-        fc_fp_set_index(&j->fp, i);
+    cuzk_fp_index(&j->fp, 0);
+    for (; (r = cuzk_json_read_arr_next(j, i == 0)) == 1; i++) {
+        cuzk_fp_set_index(&j->fp, i);
         if (i >= count)
-            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u elements", count);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u elements", count);
         if ((st = fc_json_bytes32(j, out[i], field)))
             return st;
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
     if (i != count)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%u elements, expected %u", i, count);
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u elements, expected %u", i, count);
     return CUZK_OK;
 }
 
-static cuzk_status read_u32(fc_json *j, uint32_t *v)
+static cuzk_status read_u32(cuzk_json_reader *j, uint32_t *v)
 {
     uint64_t x;
-    cuzk_status st = fc_json_u64(j, UINT32_MAX, &x);
+    cuzk_status st = cuzk_json_read_u64(j, UINT32_MAX, &x);
     *v = (uint32_t)x;
     return st;
 }
 
 /* ---- MerkleProof ---- */
 
-/* The proof being read and its shape (the fc_json_fields context of its objects). */
+/* The proof being read and its shape (the cuzk_json_read_fields context of its objects). */
 typedef struct {
     fc_merkle_proof *p;
     const merkle_shape *s;
@@ -57,14 +58,14 @@ typedef struct {
     uint8_t (*sib)[32];
 } element_ctx;
 
-static cuzk_status element_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status element_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     element_ctx *e = ctx;
     unsigned a = e->p->arity[e->l];
     if (f == 0)
         return read_values(j, e->sib, a - 1, true);
     uint64_t v;
-    cuzk_status st = fc_json_u64(j, a - 1, &v);
+    cuzk_status st = cuzk_json_read_u64(j, a - 1, &v);
     if (!st)
         e->p->index[e->l] = (uint8_t)v;
     return st;
@@ -77,45 +78,45 @@ typedef struct {
     size_t sib_at;
 } path_ctx;
 
-static cuzk_status path_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status path_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     static const char *const names[] = {"hashes", "index"};
     path_ctx *c = ctx;
     cuzk_status st;
     int r;
     (void)f;
-    if ((st = fc_json_arr_begin(j)))
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
     unsigned i = 0;
     element_ctx e = {c->p, c->first_level, c->p->sib + c->sib_at};
-    fc_fp_index(&j->fp, 0);
-    for (; (r = fc_json_arr_next(j, i == 0)) == 1; i++, e.l++) {
-        fc_fp_set_index(&j->fp, i);
+    cuzk_fp_index(&j->fp, 0);
+    for (; (r = cuzk_json_read_arr_next(j, i == 0)) == 1; i++, e.l++) {
+        cuzk_fp_set_index(&j->fp, i);
         if (i >= c->levels)
-            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u path elements", c->levels);
-        if ((st = fc_json_fields(j, names, 3, element_field, &e)))
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u path elements", c->levels);
+        if ((st = cuzk_json_read_fields(j, names, 3, element_field, &e)))
             return st;
         e.sib += c->p->arity[e.l] - 1u;
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
     if (i != c->levels)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%u path elements, expected %u", i, c->levels);
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u path elements, expected %u", i, c->levels);
     return CUZK_OK;
 }
 
-static cuzk_status read_inclusion_path(fc_json *j, fc_merkle_proof *p, unsigned first_level, unsigned levels,
+static cuzk_status read_inclusion_path(cuzk_json_reader *j, fc_merkle_proof *p, unsigned first_level, unsigned levels,
                                        size_t sib_at)
 {
     static const char *const names[] = {"path"};
     path_ctx c = {p, first_level, levels, sib_at};
-    return fc_json_fields(j, names, 1, path_field, &c);
+    return cuzk_json_read_fields(j, names, 1, path_field, &c);
 }
 
 /* The body of the Single / Sub / Top variant: 0 root, 1 leaf, 2 path (Single), 3 base_proof,
  * 4 sub_proof (Sub, Top), 5 top_proof (Top). */
-static cuzk_status variant_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status variant_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     merkle_ctx *m = ctx;
     fc_merkle_proof *p = m->p;
@@ -132,57 +133,57 @@ static cuzk_status variant_field(fc_json *j, void *ctx, unsigned f)
 }
 
 /* ProofData: {"Single" | "Sub" | "Top": body}, the variant the shape implies. */
-static cuzk_status data_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status data_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     static const char *const names[] = {"root", "leaf", "path", "base_proof", "sub_proof", "top_proof"};
     merkle_ctx *m = ctx;
     fc_merkle_proof *p = m->p;
     cuzk_status st;
-    fc_json_str key;
+    cuzk_json_read_str key;
     (void)f;
-    if ((st = fc_json_obj_begin(j)))
+    if ((st = cuzk_json_read_obj_begin(j)))
         return st;
-    int r = fc_json_obj_next(j, true, &key);
+    int r = cuzk_json_read_obj_next(j, true, &key);
     if (r < 0)
         return j->status;
     const char *want = fc_merkle_kind_name(p->kind);
     if (r == 0)
-        return fc_json_fail(j, CUZK_E_FORMAT, "empty object, expected {\"%s\": ...}", want);
-    if (!fc_json_key_is(&key, want)) {
-        bool known = fc_json_key_is(&key, "Single") || fc_json_key_is(&key, "Sub") || fc_json_key_is(&key, "Top");
-        return fc_json_fail(j, CUZK_E_FORMAT, "%s variant \"%.*s\", expected \"%s\" for this tree shape",
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "empty object, expected {\"%s\": ...}", want);
+    if (!cuzk_json_read_key_is(&key, want)) {
+        bool known = cuzk_json_read_key_is(&key, "Single") || cuzk_json_read_key_is(&key, "Sub") || cuzk_json_read_key_is(&key, "Top");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%s variant \"%.*s\", expected \"%s\" for this tree shape",
                             known ? "MerkleProof" : "unknown MerkleProof", (int)(key.n > 32 ? 32 : key.n), key.s, want);
     }
-    fc_fp_key(&j->fp, want);
+    cuzk_fp_key(&j->fp, want);
     uint32_t fields = p->kind == FC_MP_SINGLE ? 7 : p->kind == FC_MP_SUB ? 3 | 8 | 16 : 3 | 8 | 16 | 32;
-    if ((st = fc_json_fields(j, names, fields, variant_field, m)))
+    if ((st = cuzk_json_read_fields(j, names, fields, variant_field, m)))
         return st;
-    fc_fp_pop(&j->fp);
-    r = fc_json_obj_next(j, false, &key);
+    cuzk_fp_pop(&j->fp);
+    r = cuzk_json_read_obj_next(j, false, &key);
     if (r < 0)
         return j->status;
     if (r == 1)
-        return fc_json_fail(j, CUZK_E_FORMAT, "a second key in an enum value (expected only \"%s\")", want);
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "a second key in an enum value (expected only \"%s\")", want);
     return CUZK_OK;
 }
 
 /* MerkleProof {data}: *p allocated here with shape s (owned by the caller's structure even
  * on error, so its free releases it). */
-static cuzk_status read_merkle(fc_json *j, fc_merkle_proof *p, const merkle_shape *s)
+static cuzk_status read_merkle(cuzk_json_reader *j, fc_merkle_proof *p, const merkle_shape *s)
 {
     static const char *const names[] = {"data"};
     cuzk_status st;
     if ((st = fc_merkle_proof_alloc(p, s->base_arity, s->base_levels, s->sub_arity, s->top_arity, j->err)))
         return j->status = st;
     merkle_ctx m = {p, s};
-    return fc_json_fields(j, names, 1, data_field, &m);
+    return cuzk_json_read_fields(j, names, 1, data_field, &m);
 }
 
 /* ---- C1 structures ---- */
 
-/* The fc_json_fields context of the C1 structures' objects. */
+/* The cuzk_json_read_fields context of the C1 structures' objects. */
 typedef struct {
-    fc_json j;
+    cuzk_json_reader j;
     fc_c1_output *out;
     const fc_seal_proof *variant; /* the V1 proof of the vanilla_proofs key's size */
     const fc_sector_shape *shape;
@@ -192,7 +193,7 @@ typedef struct {
 } c1_reader;
 
 /* Column {index, rows} ("_h": null, the PhantomData, skipped with anything else). */
-static cuzk_status column_inner_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status column_inner_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     c1_reader *c = ctx;
     fc_column_proof *col = c->col;
@@ -200,18 +201,18 @@ static cuzk_status column_inner_field(fc_json *j, void *ctx, unsigned f)
     if (f == 0)
         return read_u32(j, &col->index);
     if (!col->rows && !(col->rows = malloc(layers * sizeof *col->rows)))
-        return fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
+        return cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory");
     col->nrows = layers;
     return read_values(j, col->rows, layers, true);
 }
 
 /* ColumnProof {column, inclusion_proof}. */
-static cuzk_status column_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status column_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     static const char *const names[] = {"index", "rows"};
     c1_reader *c = ctx;
     if (f == 0)
-        return fc_json_fields(j, names, 3, column_inner_field, c);
+        return cuzk_json_read_fields(j, names, 3, column_inner_field, c);
     return read_merkle(j, &c->col->proof, &c->tree_r);
 }
 
@@ -219,53 +220,53 @@ static cuzk_status read_column(c1_reader *c, fc_column_proof *col)
 {
     static const char *const names[] = {"column", "inclusion_proof"};
     c->col = col;
-    return fc_json_fields(&c->j, names, 3, column_field, c);
+    return cuzk_json_read_fields(&c->j, names, 3, column_field, c);
 }
 
 /* LabelingProof {parents, layer_index, node}. */
-static cuzk_status labeling_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status labeling_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     fc_labeling_proof *l = ctx;
     switch (f) {
     case 0: return read_values(j, l->parents, FC_LABEL_PARENTS, true);
     case 1: return read_u32(j, &l->layer_index);
-    default: return fc_json_u64(j, UINT64_MAX, &l->node);
+    default: return cuzk_json_read_u64(j, UINT64_MAX, &l->node);
     }
 }
 
-static cuzk_status read_labeling(fc_json *j, fc_labeling_proof *l)
+static cuzk_status read_labeling(cuzk_json_reader *j, fc_labeling_proof *l)
 {
     static const char *const names[] = {"parents", "layer_index", "node"};
-    return fc_json_fields(j, names, 7, labeling_field, l);
+    return cuzk_json_read_fields(j, names, 7, labeling_field, l);
 }
 
 /* An array of exactly `count` column proofs. */
 static cuzk_status read_columns(c1_reader *c, fc_column_proof *cols, unsigned count)
 {
-    fc_json *j = &c->j;
+    cuzk_json_reader *j = &c->j;
     cuzk_status st;
     int r;
     unsigned i = 0;
-    if ((st = fc_json_arr_begin(j)))
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
-    fc_fp_index(&j->fp, 0);
-    for (; (r = fc_json_arr_next(j, i == 0)) == 1; i++) {
-        fc_fp_set_index(&j->fp, i);
+    cuzk_fp_index(&j->fp, 0);
+    for (; (r = cuzk_json_read_arr_next(j, i == 0)) == 1; i++) {
+        cuzk_fp_set_index(&j->fp, i);
         if (i >= count)
-            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u column proofs", count);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u column proofs", count);
         if ((st = read_column(c, &cols[i])))
             return st;
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
     if (i != count)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%u column proofs, expected %u", i, count);
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u column proofs, expected %u", i, count);
     return CUZK_OK;
 }
 
 /* ReplicaColumnProof {c_x, drg_parents, exp_parents}. */
-static cuzk_status replica_columns_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status replica_columns_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     c1_reader *c = ctx;
     (void)j;
@@ -278,35 +279,35 @@ static cuzk_status replica_columns_field(fc_json *j, void *ctx, unsigned f)
 
 static cuzk_status read_labelings(c1_reader *c, fc_porep_challenge_proof *p)
 {
-    fc_json *j = &c->j;
+    cuzk_json_reader *j = &c->j;
     unsigned layers = c->shape->layers;
     cuzk_status st;
     int r;
-    if ((st = fc_json_arr_begin(j)))
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
     if (!p->labeling && !(p->labeling = calloc(layers, sizeof *p->labeling)))
-        return fc_json_fail(j, CUZK_E_NOMEM, "out of memory");
+        return cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory");
     p->nlabeling = layers;
     unsigned i = 0;
-    fc_fp_index(&j->fp, 0);
-    for (; (r = fc_json_arr_next(j, i == 0)) == 1; i++) {
-        fc_fp_set_index(&j->fp, i);
+    cuzk_fp_index(&j->fp, 0);
+    for (; (r = cuzk_json_read_arr_next(j, i == 0)) == 1; i++) {
+        cuzk_fp_set_index(&j->fp, i);
         if (i >= layers)
-            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u labeling proofs (layers)", layers);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u labeling proofs (layers)", layers);
         if ((st = read_labeling(j, &p->labeling[i])))
             return st;
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
     if (i != layers)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%u labeling proofs, expected %u (layers)", i, layers);
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u labeling proofs, expected %u (layers)", i, layers);
     return CUZK_OK;
 }
 
 /* Proof {comm_d_proofs, comm_r_last_proof, replica_column_proofs, labeling_proofs,
  * encoding_proof}. */
-static cuzk_status proof_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status proof_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     static const char *const names[] = {"c_x", "drg_parents", "exp_parents"};
     c1_reader *c = ctx;
@@ -314,7 +315,7 @@ static cuzk_status proof_field(fc_json *j, void *ctx, unsigned f)
     switch (f) {
     case 0: return read_merkle(j, &p->comm_d_proof, &c->tree_d);
     case 1: return read_merkle(j, &p->comm_r_last_proof, &c->tree_r);
-    case 2: return fc_json_fields(j, names, 7, replica_columns_field, c);
+    case 2: return cuzk_json_read_fields(j, names, 7, replica_columns_field, c);
     case 3: return read_labelings(c, p);
     default: return read_labeling(j, &p->encoding);
     }
@@ -325,107 +326,107 @@ static cuzk_status read_proof(c1_reader *c, fc_porep_challenge_proof *p)
     static const char *const names[] = {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
                                         "labeling_proofs", "encoding_proof"};
     c->proof = p;
-    return fc_json_fields(&c->j, names, 31, proof_field, c);
+    return cuzk_json_read_fields(&c->j, names, 31, proof_field, c);
 }
 
 /* vanilla_proofs: {"<variant>": [[Proof; C]; P]}. P is bounded by the registered proof when
  * it came first, else by the largest count of the size (checked exactly afterwards). */
 static cuzk_status read_vanilla(c1_reader *c, fc_c1_output *out)
 {
-    fc_json *j = &c->j;
+    cuzk_json_reader *j = &c->j;
     cuzk_status st;
-    fc_json_str key;
+    cuzk_json_read_str key;
     int r;
-    if ((st = fc_json_obj_begin(j)))
+    if ((st = cuzk_json_read_obj_begin(j)))
         return st;
-    if ((r = fc_json_obj_next(j, true, &key)) < 0)
+    if ((r = cuzk_json_read_obj_next(j, true, &key)) < 0)
         return j->status;
     if (r == 0)
-        return fc_json_fail(j, CUZK_E_FORMAT, "empty object, expected {\"StackedDrg<size>V1\": [...]}");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "empty object, expected {\"StackedDrg<size>V1\": [...]}");
     const fc_seal_proof *variant = fc_c1_variant_proof(key.s, key.n);
     if (!variant)
-        return fc_json_fail(j, CUZK_E_UNSUPPORTED, "unknown vanilla proof variant \"%.*s\"",
+        return cuzk_json_read_fail(j, CUZK_E_UNSUPPORTED, "unknown vanilla proof variant \"%.*s\"",
                             (int)(key.n > 48 ? 48 : key.n), key.s);
     const fc_seal_proof *rp = out->registered_proof;
     if (rp && variant->shape != rp->shape)
-        return fc_json_fail(j, CUZK_E_UNSUPPORTED, "vanilla proof variant %s does not match registered proof %s (%s)",
+        return cuzk_json_read_fail(j, CUZK_E_UNSUPPORTED, "vanilla proof variant %s does not match registered proof %s (%s)",
                             variant->vanilla_variant, rp->name, rp->vanilla_variant);
     c->variant = variant;
     c->shape = variant->shape;
     c->tree_d = fc_tree_d_shape(c->shape);
     c->tree_r = fc_tree_r_shape(c->shape);
-    fc_fp_key(&j->fp, variant->vanilla_variant);
+    cuzk_fp_key(&j->fp, variant->vanilla_variant);
     unsigned C = variant->challenges_per_partition;
     unsigned maxP = rp ? rp->partitions : fc_c1_max_partitions(c->shape);
-    if ((st = fc_json_arr_begin(j)))
+    if ((st = cuzk_json_read_arr_begin(j)))
         return st;
     out->challenges = C;
     unsigned k = 0, cap = 0;
-    fc_fp_index(&j->fp, 0);
-    for (; (r = fc_json_arr_next(j, k == 0)) == 1; k++) {
-        fc_fp_set_index(&j->fp, k);
+    cuzk_fp_index(&j->fp, 0);
+    for (; (r = cuzk_json_read_arr_next(j, k == 0)) == 1; k++) {
+        cuzk_fp_set_index(&j->fp, k);
         if (k >= maxP)
-            return fc_json_fail(j, CUZK_E_FORMAT, "more than %u partitions (%s)", maxP,
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u partitions (%s)", maxP,
                                 rp ? rp->name : "the most any registered proof of this size has");
         if (k == cap) {
             cap = cap ? (2 * cap < maxP ? 2 * cap : maxP) : (rp ? maxP : 1);
             fc_porep_challenge_proof *np = realloc(out->proofs, (size_t)cap * C * sizeof *np);
             if (!np)
-                return fc_json_fail(j, CUZK_E_NOMEM, "out of memory for %u partitions", cap);
+                return cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory for %u partitions", cap);
             out->proofs = np;
         }
         memset(&out->proofs[(size_t)k * C], 0, C * sizeof *out->proofs);
         out->partitions = k + 1;
-        if ((st = fc_json_arr_begin(j)))
+        if ((st = cuzk_json_read_arr_begin(j)))
             return st;
         unsigned i = 0;
         int ri;
-        fc_fp_index(&j->fp, 0);
-        for (; (ri = fc_json_arr_next(j, i == 0)) == 1; i++) {
-            fc_fp_set_index(&j->fp, i);
+        cuzk_fp_index(&j->fp, 0);
+        for (; (ri = cuzk_json_read_arr_next(j, i == 0)) == 1; i++) {
+            cuzk_fp_set_index(&j->fp, i);
             if (i >= C)
-                return fc_json_fail(j, CUZK_E_FORMAT, "more than %u challenge proofs in a partition", C);
+                return cuzk_json_read_fail(j, CUZK_E_FORMAT, "more than %u challenge proofs in a partition", C);
             if ((st = read_proof(c, &out->proofs[(size_t)k * C + i])))
                 return st;
         }
-        fc_fp_pop(&j->fp);
+        cuzk_fp_pop(&j->fp);
         if (ri < 0)
             return j->status;
         if (i != C)
-            return fc_json_fail(j, CUZK_E_FORMAT, "%u challenge proofs in the partition, expected %u", i, C);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u challenge proofs in the partition, expected %u", i, C);
     }
-    fc_fp_pop(&j->fp);
+    cuzk_fp_pop(&j->fp);
     if (r < 0)
         return j->status;
-    fc_fp_pop(&j->fp);
-    if ((r = fc_json_obj_next(j, false, &key)) < 0)
+    cuzk_fp_pop(&j->fp);
+    if ((r = cuzk_json_read_obj_next(j, false, &key)) < 0)
         return j->status;
     if (r == 1)
-        return fc_json_fail(j, CUZK_E_FORMAT, "a second key in an enum value (expected only \"%s\")",
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "a second key in an enum value (expected only \"%s\")",
                             variant->vanilla_variant);
     return CUZK_OK;
 }
 
-static cuzk_status read_registered(fc_json *j, fc_c1_output *out)
+static cuzk_status read_registered(cuzk_json_reader *j, fc_c1_output *out)
 {
-    fc_json_str s;
-    cuzk_status st = fc_json_string(j, &s);
+    cuzk_json_read_str s;
+    cuzk_status st = cuzk_json_read_string(j, &s);
     if (st)
         return st;
     char name[64];
     if (s.escaped || s.n >= sizeof name)
-        return fc_json_fail(j, CUZK_E_UNSUPPORTED, "unknown RegisteredSealProof \"%.*s\"", (int)(s.n > 64 ? 64 : s.n),
+        return cuzk_json_read_fail(j, CUZK_E_UNSUPPORTED, "unknown RegisteredSealProof \"%.*s\"", (int)(s.n > 64 ? 64 : s.n),
                             s.s);
     memcpy(name, s.s, s.n);
     name[s.n] = 0;
     if (fc_seal_proof_by_name(name, &out->registered_proof, NULL) != CUZK_OK)
-        return fc_json_fail(j, CUZK_E_UNSUPPORTED, "unknown RegisteredSealProof \"%s\"", name);
+        return cuzk_json_read_fail(j, CUZK_E_UNSUPPORTED, "unknown RegisteredSealProof \"%s\"", name);
     return CUZK_OK;
 }
 
 /* SealCommitPhase1Output {registered_proof, vanilla_proofs, comm_r, comm_d, replica_id, seed,
  * ticket}. */
-static cuzk_status output_field(fc_json *j, void *ctx, unsigned f)
+static cuzk_status output_field(cuzk_json_reader *j, void *ctx, unsigned f)
 {
     c1_reader *c = ctx;
     fc_c1_output *out = c->out;
@@ -445,162 +446,162 @@ cuzk_status fc_c1_read_json(fc_c1_output *out, const uint8_t *buf, size_t len, c
     static const char *const names[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
                                         "replica_id",       "seed",           "ticket"};
     c1_reader c = {.out = out};
-    fc_json *j = &c.j;
-    fc_json_init(j, buf, len, what, err);
+    cuzk_json_reader *j = &c.j;
+    cuzk_json_read_init(j, buf, len, what, err);
     cuzk_status st;
-    if ((st = fc_json_fields(j, names, 127, output_field, &c)) || (st = fc_json_end(j)))
+    if ((st = cuzk_json_read_fields(j, names, 127, output_field, &c)) || (st = cuzk_json_read_end(j)))
         return st;
     /* vanilla_proofs may have come before registered_proof */
     const fc_seal_proof *rp = out->registered_proof;
-    fc_fp_key(&j->fp, "vanilla_proofs");
+    cuzk_fp_key(&j->fp, "vanilla_proofs");
     if (c.shape != rp->shape)
-        return fc_json_fail(j, CUZK_E_UNSUPPORTED, "vanilla proof variant %s does not match registered proof %s (%s)",
+        return cuzk_json_read_fail(j, CUZK_E_UNSUPPORTED, "vanilla proof variant %s does not match registered proof %s (%s)",
                             c.variant->vanilla_variant, rp->name, rp->vanilla_variant);
     if (out->partitions != rp->partitions)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%u partitions, registered proof %s has %u", out->partitions, rp->name,
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%u partitions, registered proof %s has %u", out->partitions, rp->name,
                             rp->partitions);
     return CUZK_OK;
 }
 
 /* ---- writer (serde_json compact, declaration order) ---- */
 
-static void write_path(fc_outbuf *o, const fc_merkle_proof *p, unsigned first, unsigned levels, size_t *sib)
+static void write_path(cuzk_outbuf *o, const fc_merkle_proof *p, unsigned first, unsigned levels, size_t *sib)
 {
-    fc_out_str(o, "{\"path\":[");
+    cuzk_out_str(o, "{\"path\":[");
     for (unsigned l = first; l < first + levels; l++) {
-        fc_out_str(o, l == first ? "{\"hashes\":[" : ",{\"hashes\":[");
+        cuzk_out_str(o, l == first ? "{\"hashes\":[" : ",{\"hashes\":[");
         for (unsigned i = 0; i + 1 < p->arity[l]; i++) {
             if (i)
-                fc_out_str(o, ",");
-            fc_out_json_bytes32(o, p->sib[(*sib)++]);
+                cuzk_out_str(o, ",");
+            cuzk_out_json_bytes32(o, p->sib[(*sib)++]);
         }
-        fc_out_str(o, "],\"index\":");
-        fc_out_dec(o, p->index[l]);
-        fc_out_str(o, "}");
+        cuzk_out_str(o, "],\"index\":");
+        cuzk_out_dec(o, p->index[l]);
+        cuzk_out_str(o, "}");
     }
-    fc_out_str(o, "]}");
+    cuzk_out_str(o, "]}");
 }
 
-static void write_merkle(fc_outbuf *o, const fc_merkle_proof *p)
+static void write_merkle(cuzk_outbuf *o, const fc_merkle_proof *p)
 {
     unsigned base = fc_merkle_proof_base_levels(p);
     size_t sib = 0;
-    fc_out_str(o, "{\"data\":{\"");
-    fc_out_str(o, fc_merkle_kind_name(p->kind));
+    cuzk_out_str(o, "{\"data\":{\"");
+    cuzk_out_str(o, fc_merkle_kind_name(p->kind));
     if (p->kind == FC_MP_SINGLE) {
-        fc_out_str(o, "\":{\"root\":");
-        fc_out_json_bytes32(o, p->root);
-        fc_out_str(o, ",\"leaf\":");
-        fc_out_json_bytes32(o, p->leaf);
-        fc_out_str(o, ",\"path\":");
+        cuzk_out_str(o, "\":{\"root\":");
+        cuzk_out_json_bytes32(o, p->root);
+        cuzk_out_str(o, ",\"leaf\":");
+        cuzk_out_json_bytes32(o, p->leaf);
+        cuzk_out_str(o, ",\"path\":");
         write_path(o, p, 0, base, &sib);
     } else {
-        fc_out_str(o, "\":{\"base_proof\":");
+        cuzk_out_str(o, "\":{\"base_proof\":");
         write_path(o, p, 0, base, &sib);
-        fc_out_str(o, ",\"sub_proof\":");
+        cuzk_out_str(o, ",\"sub_proof\":");
         write_path(o, p, base, 1, &sib);
         if (p->kind == FC_MP_TOP) {
-            fc_out_str(o, ",\"top_proof\":");
+            cuzk_out_str(o, ",\"top_proof\":");
             write_path(o, p, base + 1, 1, &sib);
         }
-        fc_out_str(o, ",\"root\":");
-        fc_out_json_bytes32(o, p->root);
-        fc_out_str(o, ",\"leaf\":");
-        fc_out_json_bytes32(o, p->leaf);
+        cuzk_out_str(o, ",\"root\":");
+        cuzk_out_json_bytes32(o, p->root);
+        cuzk_out_str(o, ",\"leaf\":");
+        cuzk_out_json_bytes32(o, p->leaf);
     }
-    fc_out_str(o, "}}}");
+    cuzk_out_str(o, "}}}");
 }
 
-static void write_column(fc_outbuf *o, const fc_column_proof *c)
+static void write_column(cuzk_outbuf *o, const fc_column_proof *c)
 {
-    fc_out_str(o, "{\"column\":{\"index\":");
-    fc_out_dec(o, c->index);
-    fc_out_str(o, ",\"rows\":[");
+    cuzk_out_str(o, "{\"column\":{\"index\":");
+    cuzk_out_dec(o, c->index);
+    cuzk_out_str(o, ",\"rows\":[");
     for (uint32_t l = 0; l < c->nrows; l++) {
         if (l)
-            fc_out_str(o, ",");
-        fc_out_json_bytes32(o, c->rows[l]);
+            cuzk_out_str(o, ",");
+        cuzk_out_json_bytes32(o, c->rows[l]);
     }
-    fc_out_str(o, "],\"_h\":null},\"inclusion_proof\":");
+    cuzk_out_str(o, "],\"_h\":null},\"inclusion_proof\":");
     write_merkle(o, &c->proof);
-    fc_out_str(o, "}");
+    cuzk_out_str(o, "}");
 }
 
-static void write_columns(fc_outbuf *o, const fc_column_proof *c, unsigned n)
+static void write_columns(cuzk_outbuf *o, const fc_column_proof *c, unsigned n)
 {
-    fc_out_str(o, "[");
+    cuzk_out_str(o, "[");
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            fc_out_str(o, ",");
+            cuzk_out_str(o, ",");
         write_column(o, &c[i]);
     }
-    fc_out_str(o, "]");
+    cuzk_out_str(o, "]");
 }
 
-static void write_labeling(fc_outbuf *o, const fc_labeling_proof *l)
+static void write_labeling(cuzk_outbuf *o, const fc_labeling_proof *l)
 {
-    fc_out_str(o, "{\"parents\":[");
+    cuzk_out_str(o, "{\"parents\":[");
     for (int i = 0; i < FC_LABEL_PARENTS; i++) {
         if (i)
-            fc_out_str(o, ",");
-        fc_out_json_bytes32(o, l->parents[i]);
+            cuzk_out_str(o, ",");
+        cuzk_out_json_bytes32(o, l->parents[i]);
     }
-    fc_out_str(o, "],\"layer_index\":");
-    fc_out_dec(o, l->layer_index);
-    fc_out_str(o, ",\"node\":");
-    fc_out_dec(o, l->node);
-    fc_out_str(o, "}");
+    cuzk_out_str(o, "],\"layer_index\":");
+    cuzk_out_dec(o, l->layer_index);
+    cuzk_out_str(o, ",\"node\":");
+    cuzk_out_dec(o, l->node);
+    cuzk_out_str(o, "}");
 }
 
-static void write_proof(fc_outbuf *o, const fc_porep_challenge_proof *p)
+static void write_proof(cuzk_outbuf *o, const fc_porep_challenge_proof *p)
 {
-    fc_out_str(o, "{\"comm_d_proofs\":");
+    cuzk_out_str(o, "{\"comm_d_proofs\":");
     write_merkle(o, &p->comm_d_proof);
-    fc_out_str(o, ",\"comm_r_last_proof\":");
+    cuzk_out_str(o, ",\"comm_r_last_proof\":");
     write_merkle(o, &p->comm_r_last_proof);
-    fc_out_str(o, ",\"replica_column_proofs\":{\"c_x\":");
+    cuzk_out_str(o, ",\"replica_column_proofs\":{\"c_x\":");
     write_column(o, &p->c_x);
-    fc_out_str(o, ",\"drg_parents\":");
+    cuzk_out_str(o, ",\"drg_parents\":");
     write_columns(o, p->drg, FC_DRG_PARENTS);
-    fc_out_str(o, ",\"exp_parents\":");
+    cuzk_out_str(o, ",\"exp_parents\":");
     write_columns(o, p->exp, FC_EXP_PARENTS);
-    fc_out_str(o, "},\"labeling_proofs\":[");
+    cuzk_out_str(o, "},\"labeling_proofs\":[");
     for (uint32_t l = 0; l < p->nlabeling; l++) {
         if (l)
-            fc_out_str(o, ",");
+            cuzk_out_str(o, ",");
         write_labeling(o, &p->labeling[l]);
     }
-    fc_out_str(o, "],\"encoding_proof\":");
+    cuzk_out_str(o, "],\"encoding_proof\":");
     write_labeling(o, &p->encoding);
-    fc_out_str(o, "}");
+    cuzk_out_str(o, "}");
 }
 
-void fc_c1_write_json(const fc_c1_output *c1, fc_outbuf *o)
+void fc_c1_write_json(const fc_c1_output *c1, cuzk_outbuf *o)
 {
     const fc_seal_proof *rp = c1->registered_proof;
-    fc_out_str(o, "{\"registered_proof\":\"");
-    fc_out_str(o, rp->name);
-    fc_out_str(o, "\",\"vanilla_proofs\":{\"");
-    fc_out_str(o, rp->vanilla_variant);
-    fc_out_str(o, "\":[");
+    cuzk_out_str(o, "{\"registered_proof\":\"");
+    cuzk_out_str(o, rp->name);
+    cuzk_out_str(o, "\",\"vanilla_proofs\":{\"");
+    cuzk_out_str(o, rp->vanilla_variant);
+    cuzk_out_str(o, "\":[");
     for (unsigned k = 0; k < c1->partitions; k++) {
-        fc_out_str(o, k ? ",[" : "[");
+        cuzk_out_str(o, k ? ",[" : "[");
         for (unsigned i = 0; i < c1->challenges; i++) {
             if (i)
-                fc_out_str(o, ",");
+                cuzk_out_str(o, ",");
             write_proof(o, &c1->proofs[(size_t)k * c1->challenges + i]);
         }
-        fc_out_str(o, "]");
+        cuzk_out_str(o, "]");
     }
-    fc_out_str(o, "]},\"comm_r\":");
-    fc_out_json_bytes32(o, c1->comm_r);
-    fc_out_str(o, ",\"comm_d\":");
-    fc_out_json_bytes32(o, c1->comm_d);
-    fc_out_str(o, ",\"replica_id\":");
-    fc_out_json_bytes32(o, c1->replica_id);
-    fc_out_str(o, ",\"seed\":");
-    fc_out_json_bytes32(o, c1->seed);
-    fc_out_str(o, ",\"ticket\":");
-    fc_out_json_bytes32(o, c1->ticket);
-    fc_out_str(o, "}");
+    cuzk_out_str(o, "]},\"comm_r\":");
+    cuzk_out_json_bytes32(o, c1->comm_r);
+    cuzk_out_str(o, ",\"comm_d\":");
+    cuzk_out_json_bytes32(o, c1->comm_d);
+    cuzk_out_str(o, ",\"replica_id\":");
+    cuzk_out_json_bytes32(o, c1->replica_id);
+    cuzk_out_str(o, ",\"seed\":");
+    cuzk_out_json_bytes32(o, c1->seed);
+    cuzk_out_str(o, ",\"ticket\":");
+    cuzk_out_json_bytes32(o, c1->ticket);
+    cuzk_out_str(o, "}");
 }

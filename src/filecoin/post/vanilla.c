@@ -24,44 +24,44 @@ static cuzk_status read_sector(fc_bin_reader *r, fc_post_sector_proof *s, const 
 {
     uint64_t n;
     cuzk_status st;
-    fc_fp_key(&r->fp, "inclusion_proofs");
+    cuzk_fp_key(&r->fp, "inclusion_proofs");
     if ((st = fc_bin_count(r, FC_BIN_ANY, fc_merkle_bincode_size(tree_r), &n)))
         return st;
     if (n && !(s->inclusion = calloc(n, sizeof *s->inclusion)))
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory for %llu inclusion proofs", (unsigned long long)n);
     s->ninclusion = (uint32_t)n;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (uint64_t i = 0; i < n; i++) {
-        fc_fp_set_index(&r->fp, i);
+        cuzk_fp_set_index(&r->fp, i);
         if ((st = fc_merkle_read_bincode(r, &s->inclusion[i], tree_r)))
             return st;
     }
-    fc_fp_pop(&r->fp);
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "comm_c");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "comm_c");
     if ((st = fc_bin_bytes32(r, s->comm_c, true)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "comm_r_last");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "comm_r_last");
     if ((st = fc_bin_bytes32(r, s->comm_r_last, true)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
 static cuzk_status read_post(fc_bin_reader *r, fc_post_vanilla *out, const merkle_shape *tree_r)
 {
     cuzk_status st;
-    fc_fp_key(&r->fp, "sector_id");
+    cuzk_fp_key(&r->fp, "sector_id");
     if ((st = fc_bin_u64(r, &out->sector_id)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "comm_r");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "comm_r");
     if ((st = fc_bin_bytes32(r, out->comm_r, true)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "vanilla_proof");
-    fc_fp_key(&r->fp, "sectors");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "vanilla_proof");
+    cuzk_fp_key(&r->fp, "sectors");
     uint64_t n;
     /* smallest SectorProof: an empty inclusion list, comm_c, comm_r_last */
     if ((st = fc_bin_count(r, FC_BIN_ANY, 8 + 64, &n)))
@@ -69,9 +69,9 @@ static cuzk_status read_post(fc_bin_reader *r, fc_post_vanilla *out, const merkl
     if (n && !(out->sectors = calloc(n, sizeof *out->sectors)))
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory for %llu sector proofs", (unsigned long long)n);
     out->nsectors = (uint32_t)n;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (uint64_t k = 0; k < n; k++) {
-        fc_fp_set_index(&r->fp, k);
+        cuzk_fp_set_index(&r->fp, k);
         if ((st = read_sector(r, &out->sectors[k], tree_r)))
             return st;
     }
@@ -105,17 +105,17 @@ cuzk_status fc_post_vanilla_write(const fc_post_vanilla *v, uint8_t **out, size_
             if (!v->sectors[k].inclusion[i].sib)
                 return cuzk_fail(err, CUZK_E_INVALID_ARG,
                                  "fc_post_vanilla_write: sectors[%u].inclusion_proofs[%u] is not allocated", k, i);
-    fc_outbuf o = {0};
-    fc_out_u64le(&o, v->sector_id);
-    fc_out_bytes(&o, v->comm_r, 32);
-    fc_out_u64le(&o, v->nsectors);
+    cuzk_outbuf o = {0};
+    cuzk_out_u64le(&o, v->sector_id);
+    cuzk_out_bytes(&o, v->comm_r, 32);
+    cuzk_out_u64le(&o, v->nsectors);
     for (uint32_t k = 0; k < v->nsectors; k++) {
         const fc_post_sector_proof *s = &v->sectors[k];
-        fc_out_u64le(&o, s->ninclusion);
+        cuzk_out_u64le(&o, s->ninclusion);
         for (uint32_t i = 0; i < s->ninclusion; i++)
             fc_merkle_write_bincode(&o, &s->inclusion[i]);
-        fc_out_bytes(&o, s->comm_c, 32);
-        fc_out_bytes(&o, s->comm_r_last, 32);
+        cuzk_out_bytes(&o, s->comm_c, 32);
+        cuzk_out_bytes(&o, s->comm_r_last, 32);
     }
-    return fc_out_finish(&o, out, len, "fc_post_vanilla_write", err);
+    return cuzk_out_finish(&o, out, len, "fc_post_vanilla_write", err);
 }

@@ -34,18 +34,18 @@ static cuzk_status read_challenge(fc_bin_reader *r, fc_snap_challenge_proof *c, 
                                   const merkle_shape *tree_d)
 {
     cuzk_status st;
-    fc_fp_key(&r->fp, "proof_r_old");
+    cuzk_fp_key(&r->fp, "proof_r_old");
     if ((st = fc_merkle_read_bincode(r, &c->r_old, tree_r)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "proof_d_new");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "proof_d_new");
     if ((st = fc_merkle_read_bincode(r, &c->d_new, tree_d)))
         return st;
-    fc_fp_pop(&r->fp);
-    fc_fp_key(&r->fp, "proof_r_new");
+    cuzk_fp_pop(&r->fp);
+    cuzk_fp_key(&r->fp, "proof_r_new");
     if ((st = fc_merkle_read_bincode(r, &c->r_new, tree_r)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     return CUZK_OK;
 }
 
@@ -55,27 +55,27 @@ static cuzk_status read_partition(fc_bin_reader *r, fc_snap_partition_proof *out
     merkle_shape tree_d = out->poseidon ? tree_r : fc_tree_d_shape(up->shape);
     cuzk_status st;
     uint64_t n;
-    fc_fp_key(&r->fp, "comm_c");
+    cuzk_fp_key(&r->fp, "comm_c");
     if ((st = fc_bin_bytes32(r, out->comm_c, true)))
         return st;
-    fc_fp_pop(&r->fp);
+    cuzk_fp_pop(&r->fp);
     if (!out->poseidon) {
-        fc_fp_key(&r->fp, "apex_leafs");
+        cuzk_fp_key(&r->fp, "apex_leafs");
         if ((st = fc_bin_count(r, up->apex_leaves, 32, &n)))
             return st;
         if (!(out->apex = malloc(n * sizeof *out->apex)))
             return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory");
         out->napex = (uint32_t)n;
-        fc_fp_index(&r->fp, 0);
+        cuzk_fp_index(&r->fp, 0);
         for (uint64_t i = 0; i < n; i++) {
-            fc_fp_set_index(&r->fp, i);
+            cuzk_fp_set_index(&r->fp, i);
             if ((st = fc_bin_bytes32(r, out->apex[i], true)))
                 return st;
         }
-        fc_fp_pop(&r->fp);
-        fc_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
+        cuzk_fp_pop(&r->fp);
     }
-    fc_fp_key(&r->fp, "challenge_proofs");
+    cuzk_fp_key(&r->fp, "challenge_proofs");
     uint64_t want = out->poseidon ? up->poseidon_challenges : up->challenges;
     uint64_t item = 2 * fc_merkle_bincode_size(&tree_r) + fc_merkle_bincode_size(&tree_d);
     if ((st = fc_bin_count(r, want, item, &n)))
@@ -83,9 +83,9 @@ static cuzk_status read_partition(fc_bin_reader *r, fc_snap_partition_proof *out
     if (!(out->challenges = calloc(n, sizeof *out->challenges)))
         return fc_bin_fail(r, r->pos, CUZK_E_NOMEM, "out of memory");
     out->nchallenges = (uint32_t)n;
-    fc_fp_index(&r->fp, 0);
+    cuzk_fp_index(&r->fp, 0);
     for (uint64_t i = 0; i < n; i++) {
-        fc_fp_set_index(&r->fp, i);
+        cuzk_fp_set_index(&r->fp, i);
         if ((st = read_challenge(r, &out->challenges[i], &tree_r, &tree_d)))
             return st;
     }
@@ -120,17 +120,17 @@ cuzk_status fc_snap_partition_write(const fc_snap_partition_proof *p, uint8_t **
         if (!p->challenges[i].r_old.sib || !p->challenges[i].d_new.sib || !p->challenges[i].r_new.sib)
             return cuzk_fail(err, CUZK_E_INVALID_ARG,
                              "fc_snap_partition_write: challenge_proofs[%u] has an unallocated Merkle proof", i);
-    fc_outbuf o = {0};
-    fc_out_bytes(&o, p->comm_c, 32);
+    cuzk_outbuf o = {0};
+    cuzk_out_bytes(&o, p->comm_c, 32);
     if (!p->poseidon) {
-        fc_out_u64le(&o, p->napex);
-        fc_out_bytes(&o, p->apex, 32 * (size_t)p->napex);
+        cuzk_out_u64le(&o, p->napex);
+        cuzk_out_bytes(&o, p->apex, 32 * (size_t)p->napex);
     }
-    fc_out_u64le(&o, p->nchallenges);
+    cuzk_out_u64le(&o, p->nchallenges);
     for (uint32_t i = 0; i < p->nchallenges; i++) {
         fc_merkle_write_bincode(&o, &p->challenges[i].r_old);
         fc_merkle_write_bincode(&o, &p->challenges[i].d_new);
         fc_merkle_write_bincode(&o, &p->challenges[i].r_new);
     }
-    return fc_out_finish(&o, out, len, "fc_snap_partition_write", err);
+    return cuzk_out_finish(&o, out, len, "fc_snap_partition_write", err);
 }

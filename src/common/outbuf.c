@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/outbuf.h"
+#include "common/outbuf.h"
 
-bool fc_out_reserve(fc_outbuf *o, size_t n)
+bool cuzk_out_reserve(cuzk_outbuf *o, size_t n)
 {
     if (o->oom)
         return false;
@@ -28,29 +28,29 @@ bool fc_out_reserve(fc_outbuf *o, size_t n)
     return true;
 }
 
-void fc_out_bytes(fc_outbuf *o, const void *b, size_t n)
+void cuzk_out_bytes(cuzk_outbuf *o, const void *b, size_t n)
 {
-    if (n && fc_out_reserve(o, n)) {
+    if (n && cuzk_out_reserve(o, n)) {
         memcpy(o->p + o->len, b, n);
         o->len += n;
     }
 }
 
-void fc_out_u32le(fc_outbuf *o, uint32_t v)
+void cuzk_out_u32le(cuzk_outbuf *o, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    fc_out_bytes(o, b, 4);
+    cuzk_out_bytes(o, b, 4);
 }
 
-void fc_out_u64le(fc_outbuf *o, uint64_t v)
+void cuzk_out_u64le(cuzk_outbuf *o, uint64_t v)
 {
     uint8_t b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (uint8_t)(v >> (8 * i));
-    fc_out_bytes(o, b, 8);
+    cuzk_out_bytes(o, b, 8);
 }
 
-void fc_out_dec(fc_outbuf *o, uint64_t v)
+void cuzk_out_dec(cuzk_outbuf *o, uint64_t v)
 {
     char d[20];
     int n = 0;
@@ -58,13 +58,13 @@ void fc_out_dec(fc_outbuf *o, uint64_t v)
         d[19 - n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    fc_out_bytes(o, d + 20 - n, (size_t)n);
+    cuzk_out_bytes(o, d + 20 - n, (size_t)n);
 }
 
-void fc_out_json_bytes32(fc_outbuf *o, const uint8_t b[32])
+void cuzk_out_json_bytes32(cuzk_outbuf *o, const uint8_t b[32])
 {
     /* at most 32 * 4 + 1 bytes: "[" then 32 x (up to 3 digits + "," or "]") */
-    if (!fc_out_reserve(o, 32 * 4 + 1))
+    if (!cuzk_out_reserve(o, 32 * 4 + 1))
         return;
     uint8_t *w = o->p + o->len;
     *w++ = '[';
@@ -82,14 +82,14 @@ void fc_out_json_bytes32(fc_outbuf *o, const uint8_t b[32])
     o->len = (size_t)(w - o->p);
 }
 
-cuzk_status fc_out_finish(fc_outbuf *o, uint8_t **out, size_t *len, const char *what, cuzk_error *err)
+cuzk_status cuzk_out_finish(cuzk_outbuf *o, uint8_t **out, size_t *len, const char *what, cuzk_error *err)
 {
     *out = NULL;
     *len = 0;
     if (!o->oom && !o->p)
-        fc_out_reserve(o, 1);
+        cuzk_out_reserve(o, 1);
     if (o->oom) {
-        fc_out_discard(o);
+        cuzk_out_discard(o);
         return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", what);
     }
     *out = o->p;
@@ -98,7 +98,7 @@ cuzk_status fc_out_finish(fc_outbuf *o, uint8_t **out, size_t *len, const char *
     return CUZK_OK;
 }
 
-void fc_out_discard(fc_outbuf *o)
+void cuzk_out_discard(cuzk_outbuf *o)
 {
     free(o->p);
     memset(o, 0, sizeof *o);

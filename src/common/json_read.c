@@ -1,24 +1,24 @@
-/* Streaming JSON tokenizer; contracts in json.h. */
+/* Streaming JSON tokenizer; contracts in json_read.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/base64.h"
-#include "filecoin/core/json.h"
+#include "common/base64.h"
+#include "common/json_read.h"
 
 static inline bool is_ws(uint8_t c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-static inline void ws(fc_json *j)
+static inline void ws(cuzk_json_reader *j)
 {
     while (j->p < j->end && is_ws(*j->p))
         j->p++;
 }
 
-void fc_json_init(fc_json *j, const uint8_t *buf, size_t len, const char *what, cuzk_error *err)
+void cuzk_json_read_init(cuzk_json_reader *j, const uint8_t *buf, size_t len, const char *what, cuzk_error *err)
 {
     memset(j, 0, sizeof *j);
     j->start = j->p = buf;
@@ -27,7 +27,7 @@ void fc_json_init(fc_json *j, const uint8_t *buf, size_t len, const char *what, 
     j->err = err;
 }
 
-cuzk_status fc_json_fail(fc_json *j, cuzk_status code, const char *fmt, ...)
+cuzk_status cuzk_json_read_fail(cuzk_json_reader *j, cuzk_status code, const char *fmt, ...)
 {
     j->status = code;
     if (j->err) {
@@ -36,14 +36,14 @@ cuzk_status fc_json_fail(fc_json *j, cuzk_status code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        fc_fp_format(&j->fp, "$", path, sizeof path);
+        cuzk_fp_format(&j->fp, "$", path, sizeof path);
         cuzk_fail(j->err, code, "%s: %s: %s (byte offset %zu)", j->what, path, msg, (size_t)(j->p - j->start));
     }
     return code;
 }
 
 /* What is at the cursor, for "expected X, found Y". */
-static const char *found(const fc_json *j, char buf[16])
+static const char *found(const cuzk_json_reader *j, char buf[16])
 {
     if (j->p >= j->end)
         return "end of input";
@@ -69,36 +69,36 @@ static const char *found(const fc_json *j, char buf[16])
     return buf;
 }
 
-static cuzk_status expected(fc_json *j, const char *what)
+static cuzk_status expected(cuzk_json_reader *j, const char *what)
 {
     char b[16];
-    return fc_json_fail(j, CUZK_E_FORMAT, "expected %s, found %s", what, found(j, b));
+    return cuzk_json_read_fail(j, CUZK_E_FORMAT, "expected %s, found %s", what, found(j, b));
 }
 
-static cuzk_status enter(fc_json *j, uint8_t open, const char *what)
+static cuzk_status enter(cuzk_json_reader *j, uint8_t open, const char *what)
 {
     ws(j);
     if (j->p >= j->end || *j->p != open)
         return expected(j, what);
-    if (j->depth >= FC_JSON_MAX_DEPTH)
-        return fc_json_fail(j, CUZK_E_FORMAT, "nesting deeper than %d", FC_JSON_MAX_DEPTH);
+    if (j->depth >= CUZK_JSON_READ_MAX_DEPTH)
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "nesting deeper than %d", CUZK_JSON_READ_MAX_DEPTH);
     j->depth++;
     j->p++;
     return CUZK_OK;
 }
 
-cuzk_status fc_json_obj_begin(fc_json *j)
+cuzk_status cuzk_json_read_obj_begin(cuzk_json_reader *j)
 {
     return enter(j, '{', "an object");
 }
 
-cuzk_status fc_json_arr_begin(fc_json *j)
+cuzk_status cuzk_json_read_arr_begin(cuzk_json_reader *j)
 {
     return enter(j, '[', "an array");
 }
 
 /* Separator or close: 1 = another item follows (comma consumed unless first), 0 = closed. */
-static int next_item(fc_json *j, bool first, uint8_t close, const char *what)
+static int next_item(cuzk_json_reader *j, bool first, uint8_t close, const char *what)
 {
     ws(j);
     if (j->p >= j->end) {
@@ -118,7 +118,7 @@ static int next_item(fc_json *j, bool first, uint8_t close, const char *what)
         j->p++;
         ws(j);
         if (j->p < j->end && *j->p == close) {
-            fc_json_fail(j, CUZK_E_FORMAT, "trailing comma");
+            cuzk_json_read_fail(j, CUZK_E_FORMAT, "trailing comma");
             return -1;
         }
     }
@@ -136,7 +136,7 @@ static int hexval(uint8_t c)
     return -1;
 }
 
-cuzk_status fc_json_string(fc_json *j, fc_json_str *s)
+cuzk_status cuzk_json_read_string(cuzk_json_reader *j, cuzk_json_read_str *s)
 {
     ws(j);
     if (j->p >= j->end || *j->p != '"')
@@ -148,32 +148,32 @@ cuzk_status fc_json_string(fc_json *j, fc_json_str *s)
             q++;
         if (q >= end) {
             j->p = q;
-            return fc_json_fail(j, CUZK_E_FORMAT, "unterminated string");
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "unterminated string");
         }
         if (*q == '"')
             break;
         if (*q < 0x20) {
             j->p = q;
-            return fc_json_fail(j, CUZK_E_FORMAT, "control character 0x%02x in a string", *q);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "control character 0x%02x in a string", *q);
         }
         esc = true;
         if (q + 1 >= end) {
             j->p = q + 1;
-            return fc_json_fail(j, CUZK_E_FORMAT, "unterminated string");
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "unterminated string");
         }
         uint8_t c = q[1];
         if (c == 'u') {
             for (int k = 2; k < 6; k++)
                 if (q + k >= end || hexval(q[k]) < 0) {
                     j->p = q;
-                    return fc_json_fail(j, CUZK_E_FORMAT, "bad \\u escape in a string");
+                    return cuzk_json_read_fail(j, CUZK_E_FORMAT, "bad \\u escape in a string");
                 }
             q += 6;
         } else if (c && strchr("\"\\/bfnrt", c)) {
             q += 2;
         } else {
             j->p = q;
-            return fc_json_fail(j, CUZK_E_FORMAT, "bad escape in a string");
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "bad escape in a string");
         }
     }
     s->s = (const char *)j->p + 1;
@@ -191,7 +191,7 @@ static unsigned hex4(const char *s)
 
 /* Decode an already scanned span into out (room for s->n + 1 bytes: escapes never grow);
  * returns the length or -1 for a lone surrogate. */
-static long decode_into(const fc_json_str *s, uint8_t *out)
+static long decode_into(const cuzk_json_read_str *s, uint8_t *out)
 {
     size_t o = 0;
     for (size_t i = 0; i < s->n;) {
@@ -247,57 +247,57 @@ static long decode_into(const fc_json_str *s, uint8_t *out)
     return (long)o;
 }
 
-cuzk_status fc_json_string_decode(fc_json *j, const fc_json_str *s, uint8_t **out, size_t *len)
+cuzk_status cuzk_json_read_string_decode(cuzk_json_reader *j, const cuzk_json_read_str *s, uint8_t **out, size_t *len)
 {
     *out = malloc(s->n + 1);
     if (!*out)
-        return fc_json_fail(j, CUZK_E_NOMEM, "out of memory decoding a string of %zu bytes", s->n);
+        return cuzk_json_read_fail(j, CUZK_E_NOMEM, "out of memory decoding a string of %zu bytes", s->n);
     long n = decode_into(s, *out);
     if (n < 0) {
         free(*out);
         *out = NULL;
-        return fc_json_fail(j, CUZK_E_FORMAT, "lone UTF-16 surrogate in a string");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "lone UTF-16 surrogate in a string");
     }
     *len = (size_t)n;
     return CUZK_OK;
 }
 
-cuzk_status fc_json_base64(fc_json *j, uint8_t **out, size_t *len)
+cuzk_status cuzk_json_read_base64(cuzk_json_reader *j, uint8_t **out, size_t *len)
 {
-    fc_json_str s;
-    cuzk_status st = fc_json_string(j, &s);
+    cuzk_json_read_str s;
+    cuzk_status st = cuzk_json_read_string(j, &s);
     if (st)
         return st;
     uint8_t *unesc = NULL;
     const char *text = s.s;
     size_t n = s.n, bad = 0;
     if (s.escaped) {
-        if ((st = fc_json_string_decode(j, &s, &unesc, &n)))
+        if ((st = cuzk_json_read_string_decode(j, &s, &unesc, &n)))
             return st;
         text = (const char *)unesc;
     }
-    st = fc_base64_decode(text, n, out, len, &bad);
+    st = cuzk_base64_decode(text, n, out, len, &bad);
     free(unesc);
     if (st == CUZK_E_NOMEM)
-        return fc_json_fail(j, st, "out of memory decoding %zu base64 characters", n);
+        return cuzk_json_read_fail(j, st, "out of memory decoding %zu base64 characters", n);
     if (st)
-        return fc_json_fail(j, st, "not standard base64: %s at character %zu of %zu",
+        return cuzk_json_read_fail(j, st, "not standard base64: %s at character %zu of %zu",
                             bad == n ? "length not a multiple of 4" : "bad character", bad, n);
     return CUZK_OK;
 }
 
-int fc_json_obj_next(fc_json *j, bool first, fc_json_str *key)
+int cuzk_json_read_obj_next(cuzk_json_reader *j, bool first, cuzk_json_read_str *key)
 {
     int r = next_item(j, first, '}', first ? "a key or '}'" : "',' or '}'");
     if (r != 1)
         return r;
-    if (fc_json_string(j, key) != CUZK_OK)
+    if (cuzk_json_read_string(j, key) != CUZK_OK)
         return -1;
     if (key->escaped) {
-        fc_json_str raw = *key;
+        cuzk_json_read_str raw = *key;
         long n = raw.n < sizeof j->keybuf ? decode_into(&raw, (uint8_t *)j->keybuf) : 0;
         if (n < 0) {
-            fc_json_fail(j, CUZK_E_FORMAT, "lone UTF-16 surrogate in a key");
+            cuzk_json_read_fail(j, CUZK_E_FORMAT, "lone UTF-16 surrogate in a key");
             return -1;
         }
         key->s = j->keybuf;
@@ -313,59 +313,64 @@ int fc_json_obj_next(fc_json *j, bool first, fc_json_str *key)
     return 1;
 }
 
-bool fc_json_key_is(const fc_json_str *key, const char *lit)
+bool cuzk_json_read_key_is(const cuzk_json_read_str *key, const char *lit)
 {
     size_t n = strlen(lit);
     return key->n == n && !memcmp(key->s, lit, n);
 }
 
-int fc_json_arr_next(fc_json *j, bool first)
+int cuzk_json_read_arr_next(cuzk_json_reader *j, bool first)
 {
     return next_item(j, first, ']', first ? "a value or ']'" : "',' or ']'");
 }
 
-static inline bool is_digit(const fc_json *j, const uint8_t *q)
+static inline bool is_digit(const cuzk_json_reader *j, const uint8_t *q)
 {
     return q < j->end && *q >= '0' && *q <= '9';
 }
 
-cuzk_status fc_json_u64(fc_json *j, uint64_t max, uint64_t *v)
+cuzk_status cuzk_json_read_u64(cuzk_json_reader *j, uint64_t max, uint64_t *v)
 {
     ws(j);
     if (!is_digit(j, j->p)) {
         char b[16];
-        return fc_json_fail(j, CUZK_E_FORMAT, "expected an unsigned integer, found %s", found(j, b));
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "expected an unsigned integer, found %s", found(j, b));
     }
     const uint8_t *q = j->p;
     uint64_t x = 0;
     if (*q == '0' && is_digit(j, q + 1))
-        return fc_json_fail(j, CUZK_E_FORMAT, "number with a leading zero");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "number with a leading zero");
     while (is_digit(j, q)) {
         unsigned d = *q - '0';
         if (x > (UINT64_MAX - d) / 10)
-            return fc_json_fail(j, CUZK_E_FORMAT, "integer does not fit in 64 bits");
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "integer does not fit in 64 bits");
         x = x * 10 + d;
         q++;
     }
     if (q < j->end && (*q == '.' || *q == 'e' || *q == 'E'))
-        return fc_json_fail(j, CUZK_E_FORMAT, "expected an unsigned integer, found a fraction or exponent");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "expected an unsigned integer, found a fraction or exponent");
     if (x > max)
-        return fc_json_fail(j, CUZK_E_FORMAT, "%llu is out of range (at most %llu)", (unsigned long long)x,
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "%llu is out of range (at most %llu)", (unsigned long long)x,
                             (unsigned long long)max);
     j->p = q;
     *v = x;
     return CUZK_OK;
 }
 
-static cuzk_status bytes_fail(fc_json *j, const uint8_t *at, const char *fmt, int k)
+static cuzk_status bytes_fail(cuzk_json_reader *j, const uint8_t *at, const char *fmt, int k)
 {
     j->p = at;
     char msg[96];
     snprintf(msg, sizeof msg, fmt, k);
-    return fc_json_fail(j, CUZK_E_FORMAT, "expected an array of 32 integers 0..255: %s", msg);
+    return cuzk_json_read_fail(j, CUZK_E_FORMAT, "expected an array of 32 integers 0..255: %s", msg);
 }
 
-cuzk_status fc_json_bytes32(fc_json *j, uint8_t out[32], bool field)
+void cuzk_json_read_ws(cuzk_json_reader *j)
+{
+    ws(j);
+}
+
+cuzk_status cuzk_json_read_bytes32(cuzk_json_reader *j, uint8_t out[32])
 {
     const uint8_t *p = j->p, *end = j->end;
     while (p < end && is_ws(*p))
@@ -374,7 +379,7 @@ cuzk_status fc_json_bytes32(fc_json *j, uint8_t out[32], bool field)
         j->p = p;
         return expected(j, "an array of 32 integers 0..255");
     }
-    const uint8_t *open = p++;
+    p++; /* the '[' */
     for (int k = 0; k < 32; k++) {
         while (p < end && is_ws(*p))
             p++;
@@ -416,15 +421,11 @@ cuzk_status fc_json_bytes32(fc_json *j, uint8_t out[32], bool field)
         }
         p++;
     }
-    if (field && !fc_bytes32_canonical(out)) {
-        j->p = open;
-        return fc_json_fail(j, CUZK_E_FIELD_NONCANONICAL, "value is not a canonical field element (>= r)");
-    }
     j->p = p;
     return CUZK_OK;
 }
 
-static bool literal(fc_json *j, const char *lit)
+static bool literal(cuzk_json_reader *j, const char *lit)
 {
     size_t n = strlen(lit);
     if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n))
@@ -433,18 +434,18 @@ static bool literal(fc_json *j, const char *lit)
     return true;
 }
 
-bool fc_json_take_null(fc_json *j)
+bool cuzk_json_read_take_null(cuzk_json_reader *j)
 {
     ws(j);
     return literal(j, "null");
 }
 
-cuzk_status fc_json_null(fc_json *j)
+cuzk_status cuzk_json_read_null(cuzk_json_reader *j)
 {
-    return fc_json_take_null(j) ? CUZK_OK : expected(j, "null");
+    return cuzk_json_read_take_null(j) ? CUZK_OK : expected(j, "null");
 }
 
-static cuzk_status skip_number(fc_json *j)
+static cuzk_status skip_number(cuzk_json_reader *j)
 {
     const uint8_t *q = j->p;
     if (q < j->end && *q == '-')
@@ -482,31 +483,31 @@ static cuzk_status skip_number(fc_json *j)
     return CUZK_OK;
 }
 
-cuzk_status fc_json_skip(fc_json *j)
+cuzk_status cuzk_json_read_skip(cuzk_json_reader *j)
 {
     ws(j);
     if (j->p >= j->end)
         return expected(j, "a value");
     cuzk_status st;
     int r;
-    fc_json_str s;
+    cuzk_json_read_str s;
     switch (*j->p) {
     case '{':
-        if ((st = fc_json_obj_begin(j)))
+        if ((st = cuzk_json_read_obj_begin(j)))
             return st;
-        for (bool first = true; (r = fc_json_obj_next(j, first, &s)) == 1; first = false)
-            if ((st = fc_json_skip(j)))
+        for (bool first = true; (r = cuzk_json_read_obj_next(j, first, &s)) == 1; first = false)
+            if ((st = cuzk_json_read_skip(j)))
                 return st;
         return r < 0 ? j->status : CUZK_OK;
     case '[':
-        if ((st = fc_json_arr_begin(j)))
+        if ((st = cuzk_json_read_arr_begin(j)))
             return st;
-        for (bool first = true; (r = fc_json_arr_next(j, first)) == 1; first = false)
-            if ((st = fc_json_skip(j)))
+        for (bool first = true; (r = cuzk_json_read_arr_next(j, first)) == 1; first = false)
+            if ((st = cuzk_json_read_skip(j)))
                 return st;
         return r < 0 ? j->status : CUZK_OK;
     case '"':
-        return fc_json_string(j, &s);
+        return cuzk_json_read_string(j, &s);
     case 't':
         return literal(j, "true") ? CUZK_OK : expected(j, "a value");
     case 'f':
@@ -518,50 +519,50 @@ cuzk_status fc_json_skip(fc_json *j)
     }
 }
 
-cuzk_status fc_json_end(fc_json *j)
+cuzk_status cuzk_json_read_end(cuzk_json_reader *j)
 {
     ws(j);
     if (j->p != j->end)
-        return fc_json_fail(j, CUZK_E_FORMAT, "unexpected data after the JSON value");
+        return cuzk_json_read_fail(j, CUZK_E_FORMAT, "unexpected data after the JSON value");
     return CUZK_OK;
 }
 
 /* The index of the field of `fields` named `key`, or 32 if none is. */
-static unsigned field_index(const fc_json_str *key, const char *const *names, uint32_t fields)
+static unsigned field_index(const cuzk_json_read_str *key, const char *const *names, uint32_t fields)
 {
     for (unsigned b = 0; b < 32 && fields >> b; b++)
-        if ((fields >> b & 1) && fc_json_key_is(key, names[b]))
+        if ((fields >> b & 1) && cuzk_json_read_key_is(key, names[b]))
             return b;
     return 32;
 }
 
-cuzk_status fc_json_fields(fc_json *j, const char *const *names, uint32_t fields, fc_json_field_fn field, void *ctx)
+cuzk_status cuzk_json_read_fields(cuzk_json_reader *j, const char *const *names, uint32_t fields, cuzk_json_read_field_fn field, void *ctx)
 {
     cuzk_status st;
-    fc_json_str key;
+    cuzk_json_read_str key;
     uint32_t seen = 0;
     int r;
-    if ((st = fc_json_obj_begin(j)))
+    if ((st = cuzk_json_read_obj_begin(j)))
         return st;
-    for (bool first = true; (r = fc_json_obj_next(j, first, &key)) == 1; first = false) {
+    for (bool first = true; (r = cuzk_json_read_obj_next(j, first, &key)) == 1; first = false) {
         unsigned b = field_index(&key, names, fields);
         if (b == 32) {
-            if ((st = fc_json_skip(j)))
+            if ((st = cuzk_json_read_skip(j)))
                 return st;
             continue;
         }
-        fc_fp_key(&j->fp, names[b]);
+        cuzk_fp_key(&j->fp, names[b]);
         if (seen >> b & 1)
-            return fc_json_fail(j, CUZK_E_FORMAT, "duplicate field \"%s\"", names[b]);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "duplicate field \"%s\"", names[b]);
         seen |= 1u << b;
         if ((st = field(j, ctx, b)))
             return st;
-        fc_fp_pop(&j->fp);
+        cuzk_fp_pop(&j->fp);
     }
     if (r < 0)
         return j->status;
     for (unsigned b = 0; b < 32 && fields >> b; b++)
         if ((fields >> b & 1) && !(seen >> b & 1))
-            return fc_json_fail(j, CUZK_E_FORMAT, "missing field \"%s\"", names[b]);
+            return cuzk_json_read_fail(j, CUZK_E_FORMAT, "missing field \"%s\"", names[b]);
     return CUZK_OK;
 }

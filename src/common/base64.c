@@ -4,15 +4,15 @@
 
 #include <openssl/evp.h>
 
-#include "filecoin/core/base64.h"
+#include "common/base64.h"
 
 #define CHUNK 16384 /* groups of 3 bytes / 4 characters per OpenSSL call */
 
-void fc_base64_encode(fc_outbuf *o, const uint8_t *data, size_t len)
+void cuzk_base64_encode(cuzk_outbuf *o, const uint8_t *data, size_t len)
 {
     while (len) {
         size_t n = len < 3 * CHUNK ? len : 3 * CHUNK;
-        if (!fc_out_reserve(o, 4 * CHUNK + 1))
+        if (!cuzk_out_reserve(o, 4 * CHUNK + 1))
             return;
         int w = EVP_EncodeBlock(o->p + o->len, data, (int)n);
         o->len += (size_t)w;
@@ -26,7 +26,7 @@ static bool b64_char(char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
 }
 
-cuzk_status fc_base64_decode(const char *s, size_t n, uint8_t **out, size_t *len, size_t *bad_at)
+cuzk_status cuzk_base64_decode(const char *s, size_t n, uint8_t **out, size_t *len, size_t *bad_at)
 {
     *out = NULL;
     *len = 0;
