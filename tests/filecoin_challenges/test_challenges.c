@@ -16,6 +16,9 @@
 
 #include "check.h"
 #include "filecoin/core/challenges.h"
+#include "filecoin/porep/challenges.h"
+#include "filecoin/post/challenges.h"
+#include "filecoin/snap/challenges.h"
 
 static const char *g_fixtures;
 

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "check.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/post/post.h"

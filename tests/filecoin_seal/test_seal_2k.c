@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/post/post.h"
+#include "filecoin/snap/challenges.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/core/challenges.h"
+#include "filecoin/snap/challenges.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/seal.h"

@@ -16,7 +16,6 @@
 #include "bench.h"
 #include "common/file_io.h"
 #include "common/hex.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/post/post.h"

@@ -1,109 +1,32 @@
-/* Identifiers and challenges of every Filecoin proof kind (storage-proofs-porep
- * stacked/vanilla/{challenges,params}.rs, storage-proofs-post fallback/utils.rs,
- * storage-proofs-update challenges.rs, vanilla.rs).
- *
- *   replica_id     SHA-256(prover_id || u64_be(sector_id) || ticket || comm_d || porep_id),
- *                  byte 31 &= 0x3f
- *   PoRep          interactive: SHA-256(replica_id || seed || u32_le(j)); non-interactive:
- *                  SHA-256("filecoin.io|PoRep|1|NonInteractive|1" || replica_id || comm_r ||
- *                  u32_le(j)); synthetic: ChaCha20 streams keyed by BLAKE2b-256 MACs
- *                  (generation over replica_id || comm_r, selection over replica_id || seed);
- *                  challenge = (x mod (N - 1)) + 1 for a 256-bit LE x, j = C k + i
- *   PoSt           leaf = u64_le(SHA-256(randomness || u64_le(sector_id) ||
- *                  u64_le(challenge_index))[0..8]) mod N, challenge_index = sector_index * C
- *                  + n (API 1.0/1.1) or n (API 1.2); winning sector selection
- *   SnapDeals      phi = Poseidon_2^Custom(1)(comm_d_new, comm_r_old), rho(high) =
- *                  Poseidon_2^Custom(1)(phi, high), challenges from Poseidon digests of
- *                  comm_r_new
- *
- * Hashes come from libcrypto (SHA-256; keyed BLAKE2b-256 as EVP_MAC "BLAKE2BMAC" with size
- * 32; ChaCha20 as EVP "ChaCha20", RFC 8439 with nonce "synth-porep\0" and a 32-bit block
- * counter from 0, given to libcrypto as its 16-byte IV = u32_le(counter) || nonce); the
- * Poseidon hashes from gadgets/poseidon.h. All functions are pure and thread-safe.
+/* What the Filecoin proofs' challenge derivations share (the per-proof derivations are in
+ * filecoin/porep/challenges.h, filecoin/post/challenges.h and filecoin/snap/challenges.h):
+ * little-endian byte packing and the reduction of a 256-bit value to a challenged node
+ * (storage-proofs-porep stacked/vanilla/challenges.rs bigint_to_challenge). All functions are
+ * pure and thread-safe.
  */
-#ifndef CUZK_FILECOIN_CHALLENGES_H
-#define CUZK_FILECOIN_CHALLENGES_H
+#ifndef CUZK_FILECOIN_CORE_CHALLENGES_H
+#define CUZK_FILECOIN_CORE_CHALLENGES_H
 
 #include <stdint.h>
 
-#include "common/status.h"
-#include "field/fr.h"
-#include "filecoin/core/registry.h"
+/* p[0 .. n) = the n low bytes of v, least significant first (n <= 8). */
+static inline void fc_put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The u64 of p[0 .. 8) read little-endian. */
+static inline uint64_t fc_get_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
 
 /* to_challenge(x) = (x mod (nodes - 1)) + 1 for the 256-bit LE integer x (challenges.rs
  * bigint_to_challenge): never node 0. nodes must be in [2, 2^32 + 1]. */
 uint64_t fc_to_challenge(const uint8_t x[32], uint64_t nodes);
-
-/* replica_id (storage-proofs-porep stacked/vanilla/params.rs generate_replica_id). Never fails. */
-void fc_replica_id(const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
-                   const uint8_t comm_d[32], const uint8_t porep_id[32], uint8_t out[32]);
-
-/* The C = p->challenges_per_partition challenges of partition k (< p->partitions), in
- * derivation order, for the proof's feature (interactive uses seed; non-interactive
- * uses comm_r; synthetic uses both). nodes = p->shape->nodes. out: C node indices in
- * [1, nodes). Errors: CUZK_E_INVALID_ARG (k out of range), CUZK_E_FIELD_NONCANONICAL
- * (synthetic: replica_id or comm_r >= q; the reference reads both as Fr),
- * CUZK_E_INTERNAL (libcrypto failure). */
-cuzk_status fc_porep_challenges(const fc_seal_proof *p, const uint8_t replica_id[32], const uint8_t seed[32],
-                                const uint8_t comm_r[32], uint32_t k, uint64_t *out, cuzk_error *err);
-
-/* The same rules for an arbitrary node count / challenge count (tests, test-size graphs).
- * j = C * k + i must fit in u32. seed (interactive, synthetic) and comm_r (non-interactive,
- * synthetic) may be NULL where the feature does not read them. Errors: as above, and
- * CUZK_E_INVALID_ARG for nodes outside [3, 2^32], C = 0, a missing input or j >= 2^32. */
-cuzk_status fc_porep_challenges_custom(fc_porep_feature feature, uint64_t nodes, unsigned challenges_per_partition,
-                                       const uint8_t replica_id[32], const uint8_t seed[32],
-                                       const uint8_t comm_r[32], uint32_t k, uint64_t *out, cuzk_error *err);
-
-/* Synthetic PoRep: number of synthetic challenges min(N, 2^18), and synthetic challenge n
- * (< fc_synthetic_count(nodes)) from the generation stream, without a seed: the 32
- * keystream bytes [32n, 32n + 32) read LE, mapped into [1, nodes). Errors:
- * CUZK_E_INVALID_ARG (nodes outside [3, 2^32], n out of range), CUZK_E_FIELD_NONCANONICAL
- * (replica_id, comm_r), CUZK_E_INTERNAL (libcrypto). */
-uint64_t fc_synthetic_count(uint64_t nodes);
-cuzk_status fc_synthetic_challenge(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
-                                   uint64_t n, uint64_t *out, cuzk_error *err);
-/* Synthetic challenges first .. first + count - 1 in one keystream pass (what a sealer
- * proves at pre-commit: first 0, count fc_synthetic_count). Errors as
- * fc_synthetic_challenge (first + count must not exceed fc_synthetic_count(nodes)). */
-cuzk_status fc_synthetic_challenges(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
-                                    uint64_t first, uint64_t count, uint64_t *out, cuzk_error *err);
-/* Synthetic selection: the indexes (< num_synth) into the synthetic challenges of the C
- * challenges of partition k: u32 LE words at selection-keystream byte offsets 4 (C k + i)
- * mod num_synth (challenges.rs gen_partition_synth_indexes). The porep challenge i is
- * synthetic challenge indexes[i]. num_synth is fc_synthetic_count(nodes) in production.
- * Errors: CUZK_E_INVALID_ARG (num_synth outside [1, 2^32], C = 0, C k + C > 2^32),
- * CUZK_E_FIELD_NONCANONICAL (replica_id), CUZK_E_INTERNAL (libcrypto). */
-cuzk_status fc_synthetic_select(uint64_t num_synth, unsigned challenges_per_partition, const uint8_t replica_id[32],
-                                const uint8_t seed[32], uint32_t k, uint64_t *indexes, cuzk_error *err);
-
-/* PoSt: challenge_index of challenge n of the sector at position `sector_pos` in partition
- * k (sector_index = k * sector_count + sector_pos) for the proof's API version, and the
- * challenged leaf (in [0, nodes); nodes must be >= 1, 0 gives UINT64_MAX). randomness is
- * hashed as given; the reference requires it to be a canonical Fr, which callers check. */
-uint64_t fc_post_challenge_index(const fc_post_proof *p, uint32_t k, uint32_t sector_pos, uint32_t n);
-uint64_t fc_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id, uint64_t challenge_index,
-                                uint64_t nodes);
-/* WinningPoSt sector selection: index of challenged sector n among sector_set_len sectors
- * (sector_set_len >= 1; 0 gives UINT64_MAX) (fallback/utils.rs generate_sector_challenge). */
-uint64_t fc_winning_sector_index(const uint8_t prover_id[32], const uint8_t randomness[32], uint64_t n,
-                                 uint64_t sector_set_len);
-
-/* SnapDeals. comm values are 32-byte LE field elements. Errors: CUZK_E_FIELD_NONCANONICAL
- * naming the input, CUZK_E_NOMEM (first use of the Poseidon constants). */
-cuzk_status fc_snap_phi(const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], fr_t *phi, cuzk_error *err);
-/* rho(high) = Poseidon_2^Custom(1)(phi, high). Cannot fail once fc_snap_phi (or any other
- * function here) has succeeded, since the arity-2 Poseidon constants are then prepared; if
- * they cannot be prepared (out of memory) rho is set to zero. */
-void fc_snap_rho(const fr_t *phi, uint64_t high, fr_t *rho);
-/* The challenges of partition k (< u->partitions): u->challenges node indices, each in
- * partition k's node range (storage-proofs-update challenges.rs). Poseidon variant:
- * fc_snap_poseidon_challenges gives all u->poseidon_challenges of the single partition
- * (Challenges::new_poseidon). Errors:
- * CUZK_E_FIELD_NONCANONICAL (comm_r_new), CUZK_E_INVALID_ARG, CUZK_E_NOMEM. */
-cuzk_status fc_snap_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint32_t k, uint64_t *out,
-                               cuzk_error *err);
-cuzk_status fc_snap_poseidon_challenges(const fc_snap_proof *u, const uint8_t comm_r_new[32], uint64_t *out,
-                                        cuzk_error *err);
 
 #endif

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "common/hex.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/seal/sdr.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/porep/porep.h"
 
 #define WHERE_MAX 192

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field/fr.h"
 #include "filecoin/core/challenges.h"
+#include "filecoin/porep/challenges.h"
 
 #define SYNTH_MAX (1ull << 18)
 

@@ -1,8 +1,8 @@
 /* Public inputs of a StackedDrg partition (storage-proofs-porep StackedCompound::
  * generate_public_inputs) and the challenged nodes with their parents (challenges.rs, graph.rs);
  * contracts in porep.h. Nothing here reads the vanilla proofs. */
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/graph.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/porep/porep.h"
 
 /* Registered proofs have at most 18 challenges per partition (filecoin-proofs parameters.rs). */

@@ -1,7 +1,7 @@
 /* FallbackPoSt public inputs (storage-proofs-post src/fallback/compound.rs
  * generate_public_inputs; filecoin-proofs api/winning_post.rs verify_winning_post;
  * storage-proofs-post fallback/utils.rs); contract in post.h. */
-#include "filecoin/core/challenges.h"
+#include "filecoin/post/challenges.h"
 #include "filecoin/post/post.h"
 
 size_t fc_post_public_input_count(const fc_post_proof *p)

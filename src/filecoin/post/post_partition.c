@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "common/hex.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/merkle_proof.h"
 #include "filecoin/core/seal/tree.h"
+#include "filecoin/post/challenges.h"
 #include "filecoin/post/post.h"
 
 void fc_post_partition_free(fc_post_partition *part)

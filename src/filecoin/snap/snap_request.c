@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "common/hex.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/merkle_proof.h"
 #include "filecoin/core/seal/tree.h"
+#include "filecoin/snap/challenges.h"
 #include "filecoin/snap/snap.h"
 
 static cuzk_status mismatch(cuzk_error *err, const char *what, const char *field, const uint8_t got[32],

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/graph.h"
 #include "filecoin/core/seal/sdr.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/testkit/c1_gen.h"
 
 static cuzk_status column_proof(const fc_porep_view *v, uint64_t node, fc_column_proof *out, cuzk_error *err)

@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/graph.h"
 #include "filecoin/core/merkle_proof.h"
 #include "filecoin/core/seal/sdr.h"
+#include "filecoin/porep/challenges.h"
+#include "filecoin/post/challenges.h"
+#include "filecoin/snap/challenges.h"
 #include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/fixtures.h"
 #include "filecoin/testkit/sparse.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/core/challenges.h"
+#include "filecoin/post/challenges.h"
 #include "filecoin/testkit/post_gen.h"
 
 cuzk_status fc_post_generate(const fc_post_proof *p, const uint8_t randomness[32], uint32_t k, uint32_t sector_pos,

@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "common/par.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/graph.h"
 #include "filecoin/core/merkle_proof.h"
 #include "filecoin/core/seal/sdr.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/seal.h"
 

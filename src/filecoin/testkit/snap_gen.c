@@ -6,8 +6,8 @@
 
 #include "common/hex.h"
 #include "common/par.h"
-#include "filecoin/core/challenges.h"
 #include "filecoin/core/merkle_proof.h"
+#include "filecoin/snap/challenges.h"
 #include "filecoin/testkit/encode.h"
 #include "filecoin/testkit/snap_gen.h"
 

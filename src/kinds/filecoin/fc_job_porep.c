@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kinds/filecoin/fc_job_internal.h"
-#include "filecoin/core/challenges.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/porep/porep.h"
+#include "kinds/filecoin/fc_job_internal.h"
 
 typedef struct {
     fc_c1_output c1;

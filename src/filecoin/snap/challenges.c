@@ -1,7 +1,7 @@
 /* SnapDeals (EmptySectorUpdate) phi, rho and challenges (storage-proofs-update vanilla.rs
  * phi / rho, challenges.rs Challenges::new / new_poseidon; circuit.rs
  * gen_challenge_bits); contracts in challenges.h. */
-#include "filecoin/core/challenges.h"
+#include "filecoin/snap/challenges.h"
 #include "gadgets/poseidon.h"
 
 /* Poseidon arity 2 with the Custom(1) domain tag. */
