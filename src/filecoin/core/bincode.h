@@ -10,8 +10,8 @@
  * .path[2].hashes[5] at byte offset 8020: value is not a canonical field element (>= r)".
  * Thread-safety: readers are caller-owned; functions touch only their arguments.
  */
-#ifndef CUZK_FILECOIN_VANILLA_BINCODE_H
-#define CUZK_FILECOIN_VANILLA_BINCODE_H
+#ifndef CUZK_FILECOIN_CORE_BINCODE_H
+#define CUZK_FILECOIN_CORE_BINCODE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,8 +10,8 @@
  *
  * Pure functions on caller-owned data: thread-safe, no failure modes.
  */
-#ifndef CUZK_FILECOIN_CHACHA8_H
-#define CUZK_FILECOIN_CHACHA8_H
+#ifndef CUZK_FILECOIN_CORE_CHACHA8_H
+#define CUZK_FILECOIN_CORE_CHACHA8_H
 
 #include <stdint.h>
 

@@ -19,8 +19,8 @@
  * Errors: CUZK_E_UNSUPPORTED when `name` is not a Filecoin circuit (the caller may try the
  * gadget circuits), CUZK_E_INVALID_ARG naming a bad parameter, synthesis errors.
  * Thread-safe (each call has its own cs). */
-#ifndef CUZK_FILECOIN_CIRCUIT_INFO_H
-#define CUZK_FILECOIN_CIRCUIT_INFO_H
+#ifndef CUZK_FILECOIN_CORE_CIRCUIT_INFO_H
+#define CUZK_FILECOIN_CORE_CIRCUIT_INFO_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
  * first use and freed when the thread exits; bulk work (caches, labelling) tabulates the
  * round function once per graph (fc_feistel_table) and hashes nothing per node.
  */
-#ifndef CUZK_FILECOIN_GRAPH_H
-#define CUZK_FILECOIN_GRAPH_H
+#ifndef CUZK_FILECOIN_CORE_GRAPH_H
+#define CUZK_FILECOIN_CORE_GRAPH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -17,8 +17,8 @@
  * Ownership: `sib` is malloc'ed and owned by the proof; fc_merkle_proof_free releases it.
  * Thread-safety: none needed (plain data); the functions touch only their arguments.
  */
-#ifndef CUZK_FILECOIN_MERKLE_PROOF_H
-#define CUZK_FILECOIN_MERKLE_PROOF_H
+#ifndef CUZK_FILECOIN_CORE_MERKLE_PROOF_H
+#define CUZK_FILECOIN_CORE_MERKLE_PROOF_H
 
 #include <stdbool.h>
 #include <stddef.h>

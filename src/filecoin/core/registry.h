@@ -9,8 +9,8 @@
  * All tables are immutable static data: every function is thread-safe and the returned
  * pointers stay valid for the life of the process.
  */
-#ifndef CUZK_FILECOIN_REGISTRY_H
-#define CUZK_FILECOIN_REGISTRY_H
+#ifndef CUZK_FILECOIN_CORE_REGISTRY_H
+#define CUZK_FILECOIN_CORE_REGISTRY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -30,8 +30,8 @@
  * (which also accepts a zeroed object). Thread-safety: functions touch only their
  * arguments.
  */
-#ifndef CUZK_FILECOIN_VANILLA_H
-#define CUZK_FILECOIN_VANILLA_H
+#ifndef CUZK_FILECOIN_CORE_VANILLA_H
+#define CUZK_FILECOIN_CORE_VANILLA_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * fc_c1_read, frees with fc_c1_free). Writers expect fc_c1_check_shape to have passed.
  * Thread-safety: functions touch only their arguments.
  */
-#ifndef CUZK_FILECOIN_VANILLA_C1_CODEC_H
-#define CUZK_FILECOIN_VANILLA_C1_CODEC_H
+#ifndef CUZK_FILECOIN_POREP_C1_CODEC_H
+#define CUZK_FILECOIN_POREP_C1_CODEC_H
 
 #include "common/outbuf.h"
 #include "filecoin/core/vanilla.h"

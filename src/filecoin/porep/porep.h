@@ -22,8 +22,8 @@
  * Thread-safety: every function touches only its arguments (a cs is single-threaded);
  * distinct calls may run concurrently on distinct cs. The C1 is read, never modified.
  */
-#ifndef CUZK_FILECOIN_CIRCUITS_POREP_H
-#define CUZK_FILECOIN_CIRCUITS_POREP_H
+#ifndef CUZK_FILECOIN_POREP_POREP_H
+#define CUZK_FILECOIN_POREP_POREP_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -17,8 +17,8 @@
  * Circuits are written once against cs_t, so every cs mode works. Thread-safety: the
  * functions touch only their arguments (one cs per thread).
  */
-#ifndef CUZK_FILECOIN_CIRCUITS_POST_H
-#define CUZK_FILECOIN_CIRCUITS_POST_H
+#ifndef CUZK_FILECOIN_POST_POST_H
+#define CUZK_FILECOIN_POST_POST_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -17,8 +17,8 @@
  * no values (pub and witness NULL), CS_WITNESS / CS_CHECK need both.
  * Thread-safety: the functions touch only their arguments (one cs per thread).
  */
-#ifndef CUZK_FILECOIN_CIRCUITS_SNAP_H
-#define CUZK_FILECOIN_CIRCUITS_SNAP_H
+#ifndef CUZK_FILECOIN_SNAP_SNAP_H
+#define CUZK_FILECOIN_SNAP_SNAP_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * arity 2 with the domain tag Custom(1) = 2^40 (constants.rs HASH_TYPE_GEN_RANDOMNESS).
  * Every function reports failures through the cs's sticky status; not thread-safe on one cs.
  */
-#ifndef CUZK_FILECOIN_CIRCUITS_SNAP_GADGETS_H
-#define CUZK_FILECOIN_CIRCUITS_SNAP_GADGETS_H
+#ifndef CUZK_FILECOIN_SNAP_SNAP_GADGETS_H
+#define CUZK_FILECOIN_SNAP_SNAP_GADGETS_H
 
 #include "filecoin/snap/snap.h"
 #include "gadgets/num.h"

@@ -19,8 +19,8 @@
  * Thread-safety: all functions may run concurrently, as kind.h/backend.h require; circuit
  * objects are immutable after creation.
  */
-#ifndef CUZK_ENGINE_BUILTIN_H
-#define CUZK_ENGINE_BUILTIN_H
+#ifndef CUZK_KINDS_BUILTIN_BUILTIN_H
+#define CUZK_KINDS_BUILTIN_BUILTIN_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* Internal to kinds/builtin: shared assignment helpers. */
-#ifndef CUZK_ENGINE_BUILTIN_INTERNAL_H
-#define CUZK_ENGINE_BUILTIN_INTERNAL_H
+#ifndef CUZK_KINDS_BUILTIN_BUILTIN_INTERNAL_H
+#define CUZK_KINDS_BUILTIN_BUILTIN_INTERNAL_H
 
 #include "kinds/builtin/builtin.h"
 

@@ -6,8 +6,8 @@
  * The files are mapped read-only; the fc_bytes handed out point into the mappings or the
  * decoded blobs and stay valid until fc_input_files_free. Thread-safety: none (one owner).
  */
-#ifndef CUZK_ENGINE_FILECOIN_FC_INPUTS_H
-#define CUZK_ENGINE_FILECOIN_FC_INPUTS_H
+#ifndef CUZK_KINDS_FILECOIN_FC_INPUTS_H
+#define CUZK_KINDS_FILECOIN_FC_INPUTS_H
 
 #include <stddef.h>
 

@@ -32,8 +32,8 @@
  * kind and hook may be called from any engine thread concurrently. Ownership: the job copies nothing it does not need; the request's
  * buffers are only read during fc_job_create.
  */
-#ifndef CUZK_ENGINE_FILECOIN_FC_JOB_H
-#define CUZK_ENGINE_FILECOIN_FC_JOB_H
+#ifndef CUZK_KINDS_FILECOIN_FC_JOB_H
+#define CUZK_KINDS_FILECOIN_FC_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>

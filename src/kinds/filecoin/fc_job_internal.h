@@ -1,6 +1,6 @@
 /* Private to fc_job*.c: the per-kind operations behind fc_job. */
-#ifndef CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
-#define CUZK_ENGINE_FILECOIN_FC_JOB_INTERNAL_H
+#ifndef CUZK_KINDS_FILECOIN_FC_JOB_INTERNAL_H
+#define CUZK_KINDS_FILECOIN_FC_JOB_INTERNAL_H
 
 #include <stdatomic.h>
 

@@ -35,8 +35,8 @@
  * Thread-safety: every function may be called from any thread; loading runs outside the
  * manager lock (one loader per entry, others wait); waiting for budget room holds no lock.
  */
-#ifndef CUZK_ENGINE_FILECOIN_FC_SRS_H
-#define CUZK_ENGINE_FILECOIN_FC_SRS_H
+#ifndef CUZK_KINDS_FILECOIN_FC_SRS_H
+#define CUZK_KINDS_FILECOIN_FC_SRS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -22,8 +22,8 @@
  * Thread-safety: every function works on caller-owned buffers; calls on distinct buffers may
  * run concurrently.
  */
-#ifndef CUZK_FILECOIN_SEAL_SDR_H
-#define CUZK_FILECOIN_SEAL_SDR_H
+#ifndef CUZK_FILECOIN_CORE_SEAL_SDR_H
+#define CUZK_FILECOIN_CORE_SEAL_SDR_H
 
 #include <stdint.h>
 

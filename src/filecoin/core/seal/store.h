@@ -11,8 +11,8 @@
  * Thread-safety: fc_store_read / fc_store_write on disjoint ranges may run concurrently from
  * several threads (pread/pwrite or memcpy); create/free are not concurrent with anything.
  */
-#ifndef CUZK_FILECOIN_SEAL_STORE_H
-#define CUZK_FILECOIN_SEAL_STORE_H
+#ifndef CUZK_FILECOIN_CORE_SEAL_STORE_H
+#define CUZK_FILECOIN_CORE_SEAL_STORE_H
 
 #include <stdint.h>
 

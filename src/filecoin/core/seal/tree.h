@@ -15,8 +15,8 @@
  * immutable; fc_tree_prove/fc_tree_root may run concurrently if the view's node function
  * allows it (every view in this folder does).
  */
-#ifndef CUZK_FILECOIN_SEAL_TREE_H
-#define CUZK_FILECOIN_SEAL_TREE_H
+#ifndef CUZK_FILECOIN_CORE_SEAL_TREE_H
+#define CUZK_FILECOIN_CORE_SEAL_TREE_H
 
 #include <stdint.h>
 
