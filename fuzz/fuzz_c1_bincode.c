@@ -1,8 +1,8 @@
 /* libFuzzer target: the C1 output bincode readers (bare SealCommitPhase1Output and the
- * C2Input::V0 wrapper, src/filecoin/core/vanilla.h). Properties: no crash / sanitizer report;
+ * C2Input::V0 wrapper, src/filecoin/porep/vanilla.h). Properties: no crash / sanitizer report;
  * every rejection names a field and byte offset; an accepted input re-serialises to exactly
  * its bytes, and fc_c1_detect names the form that accepted it. Build: fuzz/CMakeLists.txt. */
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 #include "fuzz_vanilla.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,11 @@
-/* libFuzzer target: the JSON readers of src/filecoin/core/vanilla.h: the C1 output as serde JSON
- * and in Curio's envelope, and the base64 blob list. Properties: no crash / sanitizer report;
+/* libFuzzer target: the JSON readers of the vanilla proofs: the C1 output as serde JSON and in
+ * Curio's envelope (src/filecoin/porep/vanilla.h), and the base64 blob list
+ * (src/filecoin/core/vanilla.h). Properties: no crash / sanitizer report;
  * every rejection names a JSON path and byte offset; an accepted C1 passes
  * fc_c1_check_shape, and writing it, reading that back and writing again gives the same
  * bytes (and its bincode reads back); an accepted blob list survives to_json/from_json.
  * Build: fuzz/CMakeLists.txt (CUZK_FUZZ=ON with clang). */
+#include "filecoin/porep/vanilla.h"
 #include "filecoin/core/vanilla.h"
 #include "fuzz_vanilla.h"
 

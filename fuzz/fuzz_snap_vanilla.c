@@ -1,8 +1,8 @@
-/* libFuzzer target: the SnapDeals PartitionProof bincode reader (src/filecoin/core/vanilla.h),
+/* libFuzzer target: the SnapDeals PartitionProof bincode reader (src/filecoin/snap/vanilla.h),
  * both variants, every sector size. Properties: no crash / sanitizer report; every rejection
  * names a field and byte offset; an accepted input re-serialises to exactly its bytes.
  * Build: fuzz/CMakeLists.txt. */
-#include "filecoin/core/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "fuzz_vanilla.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "filecoin/porep/vanilla.h"
+#include "filecoin/post/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "filecoin/core/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
 

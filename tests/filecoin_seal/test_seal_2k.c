@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
+#include "filecoin/post/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/post/post.h"
 #include "filecoin/snap/challenges.h"

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "common/file_io.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/testkit/c1_gen.h"
 #include "filecoin/testkit/seal.h"

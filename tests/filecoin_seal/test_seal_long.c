@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "check.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
+#include "filecoin/post/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "filecoin/porep/porep.h"
 #include "filecoin/post/post.h"
 #include "filecoin/testkit/c1_gen.h"

@@ -20,7 +20,7 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "field/fr.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/sha256_native.h"
 

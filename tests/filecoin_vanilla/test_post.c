@@ -11,7 +11,7 @@
 #include "check.h"
 #include "common/file_io.h"
 #include "field/fr.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/post/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
 #include "gadgets/poseidon.h"
 

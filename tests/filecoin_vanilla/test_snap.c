@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
 
 /* docs/formats.md#snapdeals-partitionproof: 48 + 32 A + Ch (2 R + Dp). */

@@ -19,7 +19,7 @@
 #endif
 
 #include "bench.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 #include "filecoin/testkit/synthetic.h"
 
 static const char USAGE[] =

@@ -23,7 +23,6 @@
 #include "kinds/filecoin/fc_job.h"
 #include "engine/log.h"
 #include "kinds/filecoin/fc_inputs.h"
-#include "filecoin/core/vanilla.h"
 #include "groth16/bellperson_params.h"
 #include "synth_only.h"
 

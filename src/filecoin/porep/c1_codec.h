@@ -10,7 +10,7 @@
 #define CUZK_FILECOIN_POREP_C1_CODEC_H
 
 #include "common/outbuf.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 
 /* c2in: the C2Input::V0 wrapper (u32 0, SealCommitPhase1Output, prover_id, sector_id). */
 cuzk_status fc_c1_read_bincode(fc_c1_output *out, const uint8_t *buf, size_t len, bool c2in, cuzk_error *err);

@@ -30,7 +30,7 @@
 
 #include "cs/cs.h"
 #include "filecoin/core/registry.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 #include "gadgets/merkle.h"
 
 /* Public inputs of one challenge and of the partition header (replica_id, comm_d, comm_r). */

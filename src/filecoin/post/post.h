@@ -26,7 +26,7 @@
 #include "cs/cs.h"
 #include "field/fr.h"
 #include "filecoin/core/registry.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/post/vanilla.h"
 #include "gadgets/merkle.h"
 
 /* Shape of one partition circuit. */

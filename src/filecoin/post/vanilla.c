@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "filecoin/core/bincode.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/post/vanilla.h"
 
 void fc_post_vanilla_free(fc_post_vanilla *v)
 {

@@ -25,7 +25,7 @@
 
 #include "cs/cs.h"
 #include "filecoin/core/registry.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "gadgets/merkle.h"
 
 #define FC_SNAP_HS 6

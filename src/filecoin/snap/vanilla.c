@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "filecoin/core/bincode.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 
 void fc_snap_partition_free(fc_snap_partition_proof *p)
 {

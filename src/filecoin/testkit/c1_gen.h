@@ -25,7 +25,7 @@
 #include "common/status.h"
 #include "filecoin/core/registry.h"
 #include "filecoin/core/seal/tree.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
 
 /* Everything C1 reads from a sealed sector. column(ctx, node, rows) writes the L labels of
  * node (rows[0] = layer 1). The trees have the shapes of proof->shape (tree D binary SHA-256,

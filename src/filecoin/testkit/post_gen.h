@@ -16,7 +16,7 @@
 #include "common/status.h"
 #include "filecoin/core/registry.h"
 #include "filecoin/core/seal/tree.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/post/vanilla.h"
 
 /* What PoSt reads from a sealed (or SnapDeals-updated, or sparse) sector. */
 typedef struct {

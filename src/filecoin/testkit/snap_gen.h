@@ -19,7 +19,7 @@
 #include "common/status.h"
 #include "filecoin/core/registry.h"
 #include "filecoin/core/seal/tree.h"
-#include "filecoin/core/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 #include "filecoin/testkit/post_gen.h"
 #include "filecoin/testkit/seal.h"
 

@@ -11,7 +11,9 @@
 #ifndef CUZK_FILECOIN_TESTKIT_SYNTHETIC_H
 #define CUZK_FILECOIN_TESTKIT_SYNTHETIC_H
 
-#include "filecoin/core/vanilla.h"
+#include "filecoin/porep/vanilla.h"
+#include "filecoin/post/vanilla.h"
+#include "filecoin/snap/vanilla.h"
 
 /* A C1 output of `proof`'s shape: partitions x challenges proofs, `layers` rows per column,
  * 37 parents per labeling proof, layer_index 1..layers, node/index fields set to random
