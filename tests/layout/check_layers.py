@@ -8,8 +8,9 @@ ROOT/CMakeLists.txt, lowest first; `set(CUZK_TEST_ONLY_LAYERS ...)` names those 
 and tools may use. A file belongs to the longest layer folder that contains it (src/kinds/
 filecoin/x.c to kinds/filecoin, src/filecoin/x.c to filecoin). Every `#include "..."` of a
 file under src/ that names a file of src/ (beside the includer or from src/) must stay in
-the includer's layer or go to a lower one, and only a test-only layer may include a
-test-only layer. A file under src/ in no layer is an offence too (a new folder must be
+the includer's layer or go to a lower one, only a test-only layer may include a
+test-only layer, and no layer of `set(CUZK_PEER_LAYERS ...)` includes another of that list
+(peers: side by side over the same lower layers, their order in CUZK_LAYERS arbitrary). A file under src/ in no layer is an offence too (a new folder must be
 placed in the list). Includes that name no file of src/ (system and generated headers)
 are not checked.
 
@@ -46,6 +47,7 @@ def main(root):
         return 1
     rank = {layer: i for i, layer in enumerate(layers)}
     test_only = set(cmake_list(text, "CUZK_TEST_ONLY_LAYERS"))
+    peers = set(cmake_list(text, "CUZK_PEER_LAYERS"))
     src = os.path.join(root, "src")
     offences = []
     checked = 0
@@ -79,6 +81,9 @@ def main(root):
                         offences.append("src/%s:%d: includes %s, in no layer" % (rel, lineno, trel))
                     elif rank[theirs] > rank[own]:
                         offences.append("src/%s:%d: layer %s includes %s of the higher layer %s"
+                                        % (rel, lineno, own, trel, theirs))
+                    elif theirs != own and theirs in peers and own in peers:
+                        offences.append("src/%s:%d: layer %s includes %s of its peer layer %s"
                                         % (rel, lineno, own, trel, theirs))
                     elif theirs in test_only and own not in test_only:
                         offences.append("src/%s:%d: layer %s includes %s of the test-only layer %s"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The layout checks on small made-up trees and binaries:
 #  - check_layers.py: a clean tree passes; an upward include, an include of a test-only layer
-#    from another layer, a folder in no layer and a relative ("../x/y.h") upward include each
-#    fail, naming the file and line;
+#    from another layer, an include between peer layers (either way), a folder in no layer
+#    and a relative ("../x/y.h") upward include each fail, naming the file and line;
 #  - check_no_testkit.sh: a binary linking nothing of the kit passes, one calling into the
 #    kit fails naming the symbol, and a library that defines nothing fails.
 # Usage: selftest.sh PYTHON3 CC NM
@@ -11,14 +11,19 @@ py=${1:?python3}; cc=${2:?cc}; nm=${3:?nm}; here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 tree() {
-    rm -rf "$tmp/t"; mkdir -p "$tmp/t/src/low" "$tmp/t/src/mid/sub" "$tmp/t/src/high" "$tmp/t/src/kit"
-    printf 'set(CUZK_TEST_ONLY_LAYERS kit)\nset(CUZK_LAYERS low mid kit mid/sub high)\n' >"$tmp/t/CMakeLists.txt"
+    rm -rf "$tmp/t"; mkdir -p "$tmp/t/src/low" "$tmp/t/src/mid/sub" "$tmp/t/src/high" "$tmp/t/src/kit" \
+        "$tmp/t/src/p1" "$tmp/t/src/p2"
+    printf 'set(CUZK_TEST_ONLY_LAYERS kit)\nset(CUZK_PEER_LAYERS p1 p2)\nset(CUZK_LAYERS low mid kit mid/sub p1 p2 high)\n' \
+        >"$tmp/t/CMakeLists.txt"
     printf '#include <stdio.h>\n' >"$tmp/t/src/low/l.h"
     printf '#include "low/l.h"\n#include "gen/generated.pb-c.h"\n' >"$tmp/t/src/mid/m.h"
     printf '#include "mid/m.h"\n#include "low/l.h"\n' >"$tmp/t/src/kit/k.h"
     printf '#include "m.h"\n#include "low/l.h"\n' >"$tmp/t/src/mid/m.c"
     printf '#include "mid/m.h"\n' >"$tmp/t/src/mid/sub/s.c"
-    printf '#include "mid/sub/s.c"\n#include "low/l.h"\n' >"$tmp/t/src/high/h.c"
+    printf '#include "low/l.h"\n' >"$tmp/t/src/p1/a.h"
+    printf '#include "mid/m.h"\n#include "a.h"\n' >"$tmp/t/src/p1/a.c"
+    printf '#include "low/l.h"\n' >"$tmp/t/src/p2/b.h"
+    printf '#include "mid/sub/s.c"\n#include "low/l.h"\n#include "p1/a.h"\n#include "p2/b.h"\n' >"$tmp/t/src/high/h.c"
 }
 expect() { # expect RC TEXT-IN-OUTPUT NAME
     out=$("$py" "$here/check_layers.py" "$tmp/t" 2>&1); rc=$?
@@ -34,7 +39,11 @@ expect 1 "src/mid/m.c:3: layer mid includes mid/sub/s.c of the higher layer mid/
 tree; printf '#include "../high/h.c"\n' >"$tmp/t/src/low/r.c"
 expect 1 "src/low/r.c:1: layer low includes high/h.c of the higher layer high" relative
 tree; printf '#include "kit/k.h"\n' >>"$tmp/t/src/high/h.c"
-expect 1 "src/high/h.c:3: layer high includes kit/k.h of the test-only layer kit" test-only
+expect 1 "src/high/h.c:5: layer high includes kit/k.h of the test-only layer kit" test-only
+tree; printf '#include "p1/a.h"\n' >>"$tmp/t/src/p2/b.h"
+expect 1 "src/p2/b.h:2: layer p2 includes p1/a.h of its peer layer p1" peer-down
+tree; printf '#include "p2/b.h"\n' >>"$tmp/t/src/p1/a.c"
+expect 1 "src/p1/a.c:3: layer p1 includes p2/b.h of" peer-up
 tree; mkdir "$tmp/t/src/other"; printf '\n' >"$tmp/t/src/other/o.c"
 expect 1 "src/other/o.c: in no layer of CUZK_LAYERS" unplaced
 
