@@ -320,6 +320,11 @@ cuzk_status backend_device_stats_get(backend *b, uint32_t i, backend_device_stat
     out->bases_resident = d->n_resident;
     out->bases_evictions = d->evictions;
     out->scalar_upload_bytes = d->scalar_bytes;
+    out->abc_direct_bytes = d->abc_direct_bytes;
+    out->abc_staged_bytes = d->abc_staged_bytes;
     pthread_mutex_unlock(&d->mu);
+    pthread_mutex_lock(&b->gpu->pins.mu);
+    out->abc_registered_bytes = b->gpu->pins.bytes;
+    pthread_mutex_unlock(&b->gpu->pins.mu);
     return CUZK_OK;
 }

@@ -122,6 +122,11 @@ typedef struct {
     uint64_t scalar_upload_bytes;  /* witness scalars uploaded for the L, A and B_G1 MSMs since
                                       open: 32 bytes a variable a partition (the MSMs select
                                       the density's variables on the device) */
+    uint64_t abc_direct_bytes;     /* a/b/c uploaded straight from the engine's a/b/c pool
+                                      buffers, registered with the device once each */
+    uint64_t abc_staged_bytes;     /* a/b/c uploaded through the pinned staging (memory the
+                                      pool did not provide or could not register) */
+    uint64_t abc_registered_bytes; /* pool buffers registered now (all devices) */
 } backend_device_stats;
 
 /* Fill *out for device d (< backend_num_devices). CUZK_E_INVALID_ARG when out of range. */

@@ -1,9 +1,13 @@
-/* The GPU prover backend: per partition on device d, a/b/c uploaded through the worker's pinned
- * staging buffer, H on the device (gpu_h_compute, gpu_fr_from_mont), the A, B_G1, L and H MSMs
- * on the circuit's resident bases (gpu_msm_g1 / gpu_msm_g1_host), and a groth16 pending handle
- * (groth16_pending_from_g1) that the CPU's prove_finish completes (B_G2 MSM, assembly), as
- * bellperson's GPU prover splits the work (src/groth16/prover.rs: the G1 multiexps on the GPU,
- * B_G2 on the CPU; supraseal-c2 groth16_cuda.cu likewise).
+/* The GPU prover backend: per partition on device d, a/b/c uploaded on the worker's upload
+ * queue -- straight from the engine's a/b/c pool buffer when the pool's hooks registered it
+ * (gpu_pin.c), else through the worker's pinned staging halves -- each vector's transform to the
+ * coset (gpu_h_to_coset) starting on the worker's kernel queue as soon as that vector is on the
+ * device while the next one copies, a/b/c released to the engine as soon as the host no longer
+ * reads them, H formed (gpu_h_combine, gpu_fr_from_mont), the A, B_G1, L and H MSMs on the
+ * circuit's resident bases (gpu_msm_g1 / gpu_msm_g1_indexed / gpu_msm_g1_host), and a groth16
+ * pending handle (groth16_pending_from_g1) that the CPU's prove_finish completes (B_G2 MSM,
+ * assembly), as bellperson's GPU prover splits the work (src/groth16/prover.rs: the G1
+ * multiexps on the GPU, B_G2 on the CPU; supraseal-c2 groth16_cuda.cu likewise).
  *
  * Locks: the device's mutex guards only its slot list, resident bases table and counters and is
  * never held across device work; each prover worker runs its partition on its own slot (queue,
@@ -22,6 +26,7 @@
 
 static void slot_free(gpu_slot *s)
 {
+    gpu_queue_destroy(s->uq); /* waits for its copies, which may read the staging */
     for (int i = 0; i < 2; i++) {
         gpu_event_destroy(s->stage_done[i]);
         gpu_host_free(s->stage[i]);
@@ -37,6 +42,8 @@ static cuzk_status slot_create(gpu_backend *g, gpu_dev *d, gpu_slot *s, cuzk_err
 {
     memset(s, 0, sizeof *s);
     cuzk_status st = gpu_queue_create(d->dev, &s->q, err);
+    if (!st)
+        st = gpu_queue_create(d->dev, &s->uq, err);
     for (int i = 0; !st && i < 2; i++)
         st = gpu_host_alloc(d->dev, g->staging_bytes / 2, &s->stage[i], err);
     if (st)
@@ -118,10 +125,11 @@ static cuzk_status witness_buffer(gpu_dev *d, gpu_slot *s, size_t bytes, gpu_buf
     return CUZK_OK;
 }
 
-/* Copy `bytes` of host memory to dst through the slot's two pinned halves: the host copy into
- * one half overlaps the DMA of the other. Returns with the copies enqueued (sync the queue). */
-static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_buffer *dst, const void *src, size_t bytes,
-                                 cuzk_error *err)
+/* Copy `bytes` of host memory to dst on queue q through the slot's two pinned halves: the host
+ * copy into one half overlaps the DMA of the other. Returns with the copies enqueued (order
+ * later work after them by q or an event) once src has been read: src may then be released. */
+static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_queue *q, gpu_buffer *dst, const void *src,
+                                 size_t bytes, cuzk_error *err)
 {
     size_t half = g->staging_bytes / 2;
     int h = 0;
@@ -136,9 +144,9 @@ static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_buffer *dst, c
         }
         void *p = gpu_host_ptr(s->stage[h]);
         memcpy(p, (const uint8_t *)src + off, n);
-        cuzk_status st = gpu_upload(s->q, dst, off, p, n, err);
+        cuzk_status st = gpu_upload(q, dst, off, p, n, err);
         if (!st)
-            st = gpu_event_record(s->q, &s->stage_done[h], err);
+            st = gpu_event_record(q, &s->stage_done[h], err);
         if (st)
             return st;
     }
@@ -146,6 +154,41 @@ static cuzk_status staged_upload(gpu_backend *g, gpu_slot *s, gpu_buffer *dst, c
 }
 
 /* ---- one partition on the device ---- */
+
+/* a, b and c to the slot's device buffers on its upload queue, each vector's transform to the
+ * coset enqueued on its kernel queue behind an event of its upload, so that vector i + 1 copies
+ * while vector i's transform runs. Straight from the host vectors (one asynchronous copy each)
+ * when they lie in registered pool buffers, else through the staging halves. Returns once the
+ * host vectors are no longer read (*direct: the first way; then after their copies completed). */
+static cuzk_status upload_abc(gpu_backend *g, gpu_dev *d, gpu_slot *sl, const gpu_ntt_domain *dom, poly_h_form form,
+                              fr_t *const abc[3], size_t vbytes, bool *direct, cuzk_error *err)
+{
+    gpu_event *up[3] = {NULL, NULL, NULL};
+    *direct = true;
+    for (int i = 0; i < 3; i++)
+        *direct = *direct && gpu_pin_covers(&g->pins, abc[i], vbytes);
+    cuzk_status st = CUZK_OK;
+    for (int i = 0; !st && i < 3; i++) {
+        st = *direct ? gpu_upload(sl->uq, sl->abc[i], 0, abc[i], vbytes, err)
+                     : staged_upload(g, sl, sl->uq, sl->abc[i], abc[i], vbytes, err);
+        if (!st)
+            st = gpu_event_record(sl->uq, &up[i], err);
+        if (!st)
+            st = gpu_queue_wait_event(sl->q, up[i], err);
+        if (!st)
+            st = gpu_h_to_coset(sl->q, dom, sl->abc[i], form, err);
+    }
+    if (!st && *direct)
+        st = gpu_event_wait(up[2], err); /* the copies read the host vectors until they complete */
+    for (int i = 0; i < 3; i++)
+        gpu_event_destroy(up[i]);
+    if (!st) {
+        pthread_mutex_lock(&d->mu);
+        *(*direct ? &d->abc_direct_bytes : &d->abc_staged_bytes) += 3 * (uint64_t)vbytes;
+        pthread_mutex_unlock(&d->mu);
+    }
+    return st;
+}
 
 static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params_t *pp, const builtin_assignment *as,
                                 const cuzk_release_cb *rel, const fr_t *r, const fr_t *s, groth16_pending_t **out,
@@ -160,6 +203,7 @@ static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params
     const gpu_ntt_domain *dom = NULL;
     int64_t t0 = cuzk_now_ns();
 
+    bool direct = false;
     cuzk_status st = slot_acquire(g, d, &sl, err);
     if (!st)
         st = gpu_bases_acquire(d, sl->q, pp, as->g.a_density, as->g.b_density, &res, err);
@@ -167,26 +211,25 @@ static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params
         st = ensure_abc(d, sl, vbytes, err);
     if (!st && (!as->g.a || !as->g.b || !as->g.c))
         st = cuzk_fail(err, CUZK_E_INVALID_ARG, "%s: prove_start without a/b/c", d->label);
-    if (!st)
-        st = gpu_fail_check(d->fail, GPU_FAIL_UPLOAD, d->pos, d->label, err);
-    fr_t *abc[3] = {as->g.a, as->g.b, as->g.c};
-    for (int i = 0; !st && i < 3; i++)
-        st = staged_upload(g, sl, sl->abc[i], abc[i], vbytes, err);
-    if (!st)
-        st = gpu_queue_sync(sl->q, err);
-    int64_t t_up = cuzk_now_ns();
-    if (!st && !g->fallback) {
-        /* on the device: the engine frees a/b/c and returns their budget share at once (with
-         * a CPU fallback configured they stay until the device work has succeeded) */
-        cuzk_release_cb_call(rel);
-    }
     poly_roots fam = pp->h_form == POLY_H_SNARKJS ? POLY_ROOTS_SNARKJS : POLY_ROOTS_FF;
     if (!st)
         st = gpu_ntt_domain_get(d->ntt, sl->q, fam, pp->log2_m, &dom, err);
     if (!st)
-        st = gpu_fail_check(d->fail, GPU_FAIL_H, d->pos, d->label, err);
+        st = gpu_fail_check(d->fail, GPU_FAIL_UPLOAD, d->pos, d->label, err);
     if (!st)
-        st = gpu_h_compute(sl->q, dom, sl->abc[0], sl->abc[1], sl->abc[2], pp->h_form, err);
+        st = gpu_fail_check(d->fail, GPU_FAIL_H, d->pos, d->label, err);
+    fr_t *abc[3] = {as->g.a, as->g.b, as->g.c};
+    if (!st)
+        st = upload_abc(g, d, sl, dom, pp->h_form, abc, vbytes, &direct, err);
+    int64_t t_up = cuzk_now_ns();
+    if (!st && !g->fallback) {
+        /* read for the last time: the engine frees a/b/c and returns their budget share at once,
+         * while their transforms run (with a CPU fallback configured they stay until the device
+         * work has succeeded) */
+        cuzk_release_cb_call(rel);
+    }
+    if (!st)
+        st = gpu_h_combine(sl->q, dom, sl->abc[0], sl->abc[1], sl->abc[2], pp->h_form, err);
     if (!st)
         st = gpu_fr_from_mont(sl->q, sl->abc[0], pp->n_h, err);
     /* the witness scalars on the host while the device computes H */
@@ -201,7 +244,7 @@ static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params
     if (!st && by_index)
         st = witness_buffer(d, sl, nvars * sizeof(fr_t), &wbuf, err);
     if (!st && by_index)
-        st = staged_upload(g, sl, wbuf, qs.w, nvars * sizeof(fr_t), err);
+        st = staged_upload(g, sl, sl->q, wbuf, qs.w, nvars * sizeof(fr_t), err);
     if (!st)
         st = gpu_msm_g1(sl->q, res->h, 0, sl->abc[0], pp->n_h, &sums.h, err);
     int64_t t_h = cuzk_now_ns();
@@ -224,13 +267,17 @@ static cuzk_status device_prove(gpu_backend *g, gpu_dev *d, const groth16_params
             st = gpu_msm_g1_host(sl->q, res->b_g1, 0, (const uint8_t *)qs.wb, pp->n_b, &sums.b_g1, err);
         up_bytes = (pp->n_aux + pp->n_a + pp->n_b) * sizeof(fr_t);
     }
-    if (st && sl)
-        gpu_queue_sync(sl->q, NULL); /* drain before the slot's buffers are reused */
-    else
-        CUZK_LOGD("%s: partition of 2^%u: bases + a/b/c upload %.3f s, scalars %.3f s (beside H), H + witness "
-                  "upload + H MSM %.3f s, L/A/B_G1 MSMs %.3f s (%zu scalar bytes uploaded%s)",
-                  d->label, pp->log2_m, (t_up - t0) / 1e9, (t_scal - t_up) / 1e9, (t_h - t_scal) / 1e9,
-                  (cuzk_now_ns() - t_h) / 1e9, up_bytes, by_index ? "" : ", densities unlike the resident ones'");
+    if (st && sl) { /* drain before the slot's buffers are reused */
+        gpu_queue_sync(sl->uq, NULL);
+        gpu_queue_sync(sl->q, NULL);
+    } else {
+        CUZK_LOGD("%s: partition of 2^%u: bases + a/b/c upload (%s, transforms beside it) %.3f s, scalars %.3f s "
+                  "(beside H), H + witness upload + H MSM %.3f s, L/A/B_G1 MSMs %.3f s (%zu scalar bytes "
+                  "uploaded%s)",
+                  d->label, pp->log2_m, direct ? "straight from the registered pool buffer" : "through the staging",
+                  (t_up - t0) / 1e9, (t_scal - t_up) / 1e9, (t_h - t_scal) / 1e9, (cuzk_now_ns() - t_h) / 1e9,
+                  up_bytes, by_index ? "" : ", densities unlike the resident ones'");
+    }
     gpu_bases_release(d, res);
     if (sl)
         slot_release(d, sl);
@@ -303,7 +350,9 @@ static cuzk_status finish(void *ctx, void *pending, uint8_t proof[CUZK_PROOF_BYT
 
 /* The engine's host budget carries the pinned staging of every worker the engine will run
  * (each slot's two halves, [gpus] staging_buffer), charged once for the engine's lifetime:
- * the slots and their pinned buffers are kept across partitions, so the charge is too. */
+ * the slots and their pinned buffers are kept across partitions, so the charge is too. The
+ * engine's a/b/c pool, when it has one, registers its buffers here (gpu_pin.c): they are
+ * charged to the budget by the pool already. */
 static cuzk_status attach(void *ctx, const cuzk_backend_host *host, cuzk_error *err)
 {
     gpu_backend *g = ctx;
@@ -324,12 +373,14 @@ static cuzk_status attach(void *ctx, const cuzk_backend_host *host, cuzk_error *
     }
     g->budget = host->budget;
     g->staging_charged = need;
+    gpu_pin_attach(&g->pins, g->devs[0].dev, host->abc_pool);
     return CUZK_OK;
 }
 
 static void detach(void *ctx)
 {
     gpu_backend *g = ctx;
+    gpu_pin_detach(&g->pins);
     if (g->budget)
         cuzk_budget_release(g->budget, g->staging_charged);
     g->budget = NULL;
@@ -403,6 +454,7 @@ cuzk_status gpu_backend_open(gpu_runtime rt, const unsigned *indices, size_t n, 
         free(g);
         return cuzk_fail(err, CUZK_E_NOMEM, "gpu backend: out of memory");
     }
+    pthread_mutex_init(&g->pins.mu, NULL);
     cuzk_status st = gpu_fail_parse(cfg->fail, &g->fail, err); /* backend_open: the environment's when opted in */
     if (st) {
         gpu_backend_close(g);
@@ -435,8 +487,11 @@ void gpu_backend_close(gpu_backend *g)
 {
     if (!g)
         return;
+    gpu_pin_detach(&g->pins); /* an engine that was never destroyed: nothing registered stays */
     for (uint32_t i = 0; i < g->ndevs; i++)
         dev_close(&g->devs[i]);
+    free(g->pins.bufs);
+    pthread_mutex_destroy(&g->pins.mu);
     free(g->devs);
     free(g);
 }

@@ -66,7 +66,9 @@ void gpu_bases_free_all(struct gpu_dev *d);
 /* One worker's device resources, reused across partitions. */
 typedef struct {
     bool busy;
-    gpu_queue *q;
+    gpu_queue *q;              /* the partition's kernels, the witness upload, the MSMs */
+    gpu_queue *uq;             /* a/b/c uploads, so that one vector copies while the previous
+                                  one's transform runs on q (ordered by events) */
     gpu_host_buffer *stage[2]; /* pinned staging halves */
     gpu_event *stage_done[2];  /* the upload that last read each half */
     gpu_buffer *abc[3];        /* a, b, c on the device */
@@ -92,9 +94,40 @@ typedef struct gpu_dev {
     uint32_t n_resident;
     uint64_t busy_ns, partitions, failures, fallbacks;
     uint64_t scalar_bytes; /* witness scalars uploaded for the L, A, B_G1 MSMs */
+    uint64_t abc_direct_bytes, abc_staged_bytes; /* a/b/c uploaded from registered pool buffers /
+                                                    through the pinned staging */
     uint32_t in_flight;
     gpu_fail_hook *fail;
 } gpu_dev;
+
+/* ---- a/b/c pool buffers registered for direct uploads (gpu_pin.c) ---- */
+
+/* One pool buffer registered with the devices (gpu_host_register through the first device:
+ * CUDA registers it for every context). */
+typedef struct {
+    void *mem;
+    size_t bytes;
+    gpu_host_buffer *h;
+} gpu_pinned;
+
+typedef struct {
+    pthread_mutex_t mu;       /* the table below */
+    gpu_pinned *bufs;
+    size_t n, cap;
+    uint64_t bytes;           /* registered now */
+    uint64_t failures;        /* buffers whose registration failed (they go through the staging) */
+    struct cuzk_abc_pool *pool; /* whose hooks point here (NULL: none) */
+    gpu_device *dev;          /* the device registrations are made through */
+} gpu_pin_table;
+
+/* Point the pool's hooks at t: every buffer it maps from now on is registered (a failure is
+ * logged and counted, and that buffer's partitions take the staging), every buffer it unmaps
+ * is unregistered first. */
+void gpu_pin_attach(gpu_pin_table *t, gpu_device *dev, struct cuzk_abc_pool *pool);
+/* Clear the pool's hooks and unregister every buffer (the pool may outlive the backend). */
+void gpu_pin_detach(gpu_pin_table *t);
+/* Whether [p, p + bytes) lies inside one registered buffer. */
+bool gpu_pin_covers(gpu_pin_table *t, const void *p, size_t bytes);
 
 /* The GPU backend (gpu.c). */
 typedef struct {
@@ -107,6 +140,7 @@ typedef struct {
     unsigned max_slots;
     cuzk_budget *budget;      /* the attached engine's host budget (NULL: none) */
     uint64_t staging_charged; /* bytes of it the workers' pinned staging holds */
+    gpu_pin_table pins;       /* the attached engine's a/b/c pool buffers, registered */
     gpu_fail_hook fail;
     bool fixed_rs;
     fr_t r, s;

@@ -364,17 +364,10 @@ cuzk_status gpu_ntt(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *v, gpu_nt
     return st ? st : permute(q, d, v, err);
 }
 
-cuzk_status gpu_h_compute(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, gpu_buffer *b, gpu_buffer *c,
-                          poly_h_form form, cuzk_error *err)
+/* The checks every H entry point makes: queue and domain, the form and its root family. */
+static cuzk_status check_h(gpu_queue *q, const gpu_ntt_domain *d, poly_h_form form, const char *fn, cuzk_error *err)
 {
-    static const char fn[] = "gpu_h_compute";
     cuzk_status st = check_domain(q, d, fn, err);
-    if (!st)
-        st = check_vec(q, d, a, "a", fn, err);
-    if (!st)
-        st = check_vec(q, d, b, "b", fn, err);
-    if (!st)
-        st = check_vec(q, d, c, "c", fn, err);
     if (st)
         return st;
     gpu_device *dev = gpu_queue_device(q);
@@ -385,25 +378,68 @@ cuzk_status gpu_h_compute(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, 
         return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: the %s form needs a domain of the %s root family", fn,
                         form == POLY_H_BELLPERSON ? "bellperson" : "snarkjs",
                         want == POLY_ROOTS_FF ? "ff (7^t)" : "snarkjs (5^t)");
-    if (a == b || a == c || b == c)
-        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "%s: a, b and c must be distinct buffers", fn);
-    /* values on shift * <omega>: inverse NTT with m^-1 shift^i fused, then forward NTT */
-    gpu_buffer *vec[3] = {a, b, c};
-    for (int i = 0; i < 3 && !st; i++) {
-        st = run_dif(q, d, vec[i], 1, &d->sc[SC_H_COEFF], err);
-        if (!st)
-            st = run_dit(q, d, vec[i], 0, err);
-    }
+    return CUZK_OK;
+}
+
+cuzk_status gpu_h_to_coset(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *v, poly_h_form form, cuzk_error *err)
+{
+    static const char fn[] = "gpu_h_to_coset";
+    cuzk_status st = check_h(q, d, form, fn, err);
+    if (!st)
+        st = check_vec(q, d, v, "v", fn, err);
     if (st)
         return st;
+    /* values on shift * <omega>: inverse NTT with m^-1 shift^i fused, then forward NTT */
+    st = run_dif(q, d, v, 1, &d->sc[SC_H_COEFF], err);
+    return st ? st : run_dit(q, d, v, 0, err);
+}
+
+cuzk_status gpu_h_combine(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, const gpu_buffer *b,
+                          const gpu_buffer *c, poly_h_form form, cuzk_error *err)
+{
+    static const char fn[] = "gpu_h_combine";
+    cuzk_status st = check_h(q, d, form, fn, err);
+    if (!st)
+        st = check_vec(q, d, a, "a", fn, err);
+    if (!st)
+        st = check_vec(q, d, b, "b", fn, err);
+    if (!st)
+        st = check_vec(q, d, c, "c", fn, err);
+    if (st)
+        return st;
+    if (a == b || a == c || b == c)
+        return gpu_fail(gpu_queue_device(q), err, CUZK_E_INVALID_ARG, "%s: a, b and c must be distinct buffers", fn);
     size_t n = (size_t)1 << d->log_n;
-    gpu_arg args[] = {gpu_arg_buf(a), gpu_arg_buf(b), gpu_arg_buf(c), gpu_arg_u32((uint32_t)n)};
+    /* the kernel writes a only (b, c are read) */
+    gpu_arg args[] = {gpu_arg_buf(a), gpu_arg_buf((gpu_buffer *)b), gpu_arg_buf((gpu_buffer *)c),
+                      gpu_arg_u32((uint32_t)n)};
     st = gpu_launch(q, "ntt_ab_minus_c", groups_for(n, ELEM_GROUP), ELEM_GROUP, args, 4, err);
     if (st || form == POLY_H_SNARKJS)
         return st;
     /* bellperson: inverse coset NTT with 1/Z fused: m^-1 (g^m - 1)^-1 g^-i */
     st = run_dif(q, d, a, 1, &d->sc[SC_H_FINAL], err);
     return st ? st : permute(q, d, a, err);
+}
+
+cuzk_status gpu_h_compute(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, gpu_buffer *b, gpu_buffer *c,
+                          poly_h_form form, cuzk_error *err)
+{
+    static const char fn[] = "gpu_h_compute";
+    cuzk_status st = check_h(q, d, form, fn, err);
+    if (!st)
+        st = check_vec(q, d, a, "a", fn, err);
+    if (!st)
+        st = check_vec(q, d, b, "b", fn, err);
+    if (!st)
+        st = check_vec(q, d, c, "c", fn, err);
+    if (st)
+        return st;
+    if (a == b || a == c || b == c)
+        return gpu_fail(gpu_queue_device(q), err, CUZK_E_INVALID_ARG, "%s: a, b and c must be distinct buffers", fn);
+    gpu_buffer *vec[3] = {a, b, c};
+    for (int i = 0; i < 3 && !st; i++)
+        st = gpu_h_to_coset(q, d, vec[i], form, err);
+    return st ? st : gpu_h_combine(q, d, a, b, c, form, err);
 }
 
 cuzk_status gpu_fr_from_mont(gpu_queue *q, gpu_buffer *v, size_t n, cuzk_error *err)

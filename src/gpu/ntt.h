@@ -70,6 +70,15 @@ cuzk_status gpu_ntt(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *v, gpu_nt
 cuzk_status gpu_h_compute(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, gpu_buffer *b, gpu_buffer *c,
                           poly_h_form form, cuzk_error *err);
 
+/* gpu_h_compute in two steps, so that a caller can start on one vector while the next is still
+ * being uploaded (on another queue, ordered with gpu_queue_wait_event): gpu_h_to_coset takes one
+ * of a, b, c (in place) from its values on the domain to its values on the coset, and once all
+ * three have been through it, gpu_h_combine forms H into a (b, c are only read). The two steps
+ * enqueue exactly gpu_h_compute's work, so the bytes are the same. */
+cuzk_status gpu_h_to_coset(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *v, poly_h_form form, cuzk_error *err);
+cuzk_status gpu_h_combine(gpu_queue *q, const gpu_ntt_domain *d, gpu_buffer *a, const gpu_buffer *b,
+                          const gpu_buffer *c, poly_h_form form, cuzk_error *err);
+
 /* v[i] = the canonical integer of v[i] (fr_to_limbs' bytes) for i < n; enqueued on q. */
 cuzk_status gpu_fr_from_mont(gpu_queue *q, gpu_buffer *v, size_t n, cuzk_error *err);
 

@@ -293,8 +293,39 @@ void gpu_host_free(gpu_host_buffer *h)
 {
     if (!h)
         return;
-    h->dev->ops->host_free(h);
+    if (!h->registered)
+        h->dev->ops->host_free(h);
+    else if (h->dev->ops->host_unregister)
+        h->dev->ops->host_unregister(h);
     free(h);
+}
+
+cuzk_status gpu_host_register(gpu_device *dev, void *ptr, size_t bytes, gpu_host_buffer **out, cuzk_error *err)
+{
+    if (!dev || !ptr || !out)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "gpu_host_register: NULL argument");
+    *out = NULL;
+    if (bytes == 0)
+        return gpu_fail(dev, err, CUZK_E_INVALID_ARG, "cannot register 0 bytes of host memory");
+    gpu_host_buffer *h = calloc(1, sizeof *h);
+    if (!h)
+        return gpu_fail(dev, err, CUZK_E_NOMEM, "gpu_host_register: out of host memory");
+    h->dev = dev;
+    h->bytes = bytes;
+    h->ptr = ptr;
+    h->registered = true;
+    cuzk_status st = dev->ops->host_register ? dev->ops->host_register(h, err) : CUZK_OK;
+    if (st) {
+        free(h);
+        return st;
+    }
+    *out = h;
+    return CUZK_OK;
+}
+
+bool gpu_host_is_registered(const gpu_host_buffer *h)
+{
+    return h && h->registered;
 }
 
 /* ---------------------------------------------------------------- queues and copies */

@@ -158,7 +158,23 @@ size_t gpu_buffer_size(const gpu_buffer *buf);
  * gpu_host_free). Errors: CUZK_E_NOMEM naming device and size, CUZK_E_INVALID_ARG. */
 cuzk_status gpu_host_alloc(gpu_device *dev, size_t bytes, gpu_host_buffer **out, cuzk_error *err);
 void *gpu_host_ptr(gpu_host_buffer *h);
-void gpu_host_free(gpu_host_buffer *h); /* NULL is a no-op */
+/* Free pinned memory from gpu_host_alloc, or unregister memory of gpu_host_register (which frees
+ * nothing: the memory stays the caller's). NULL is a no-op; no queue may still copy from it. */
+void gpu_host_free(gpu_host_buffer *h);
+
+/* Register existing host memory [ptr, ptr + bytes) (bytes > 0; e.g. an a/b/c pool buffer, page
+ * aligned) so that copies from inside it on any queue of dev -- of any device for CUDA -- run
+ * as asynchronous DMA straight from it, with no staging copy: CUDA page-locks it
+ * (cuMemHostRegister, CU_MEMHOSTREGISTER_PORTABLE); OpenCL has no call that page-locks memory
+ * the application mapped, so the range is only recorded there and its copies read it in place
+ * (clEnqueueWriteBuffer, non-blocking, the driver staging it where it must). *out (owned by
+ * the caller; gpu_host_ptr gives ptr back) must be released with gpu_host_free before the
+ * memory is unmapped. One range may be registered once (CUDA refuses a second registration of
+ * the same pages: CUZK_E_DEVICE). Errors: CUZK_E_INVALID_ARG (NULL, bytes 0), CUZK_E_NOMEM
+ * (the driver cannot lock that much: the message gives the size), CUZK_E_DEVICE. */
+cuzk_status gpu_host_register(gpu_device *dev, void *ptr, size_t bytes, gpu_host_buffer **out, cuzk_error *err);
+/* Whether h is memory of gpu_host_register (false for gpu_host_alloc's and NULL). */
+bool gpu_host_is_registered(const gpu_host_buffer *h);
 
 cuzk_status gpu_queue_create(gpu_device *dev, gpu_queue **out, cuzk_error *err);
 /* Waits for the queue's work, then releases it. NULL is a no-op. */

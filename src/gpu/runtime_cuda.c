@@ -45,6 +45,8 @@ static struct {
     CUresult (*MemGetInfo)(size_t *, size_t *);
     CUresult (*MemHostAlloc)(void **, size_t, unsigned);
     CUresult (*MemFreeHost)(void *);
+    CUresult (*MemHostRegister)(void *, size_t, unsigned);
+    CUresult (*MemHostUnregister)(void *);
     CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
     CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
     CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
@@ -67,10 +69,21 @@ static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
 static void cu_load(void)
 {
-    cu.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    /* the driver's soname through the loader's search (ld.so.cache, LD_LIBRARY_PATH), as the
+     * CUDA runtime loads it; then where container images mount the host's driver when neither
+     * names that folder (NVIDIA Container Toolkit: /usr/local/nvidia/lib64). Never the
+     * toolkit's link-time stub (lib64/stubs/libcuda.so, no .1), which fails every call. */
+    static const char *const where[] = {"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1",
+                                        "/usr/local/nvidia/lib/libcuda.so.1"};
+    char first[160] = "";
+    for (size_t i = 0; i < sizeof where / sizeof where[0] && !cu.lib; i++) {
+        cu.lib = dlopen(where[i], RTLD_NOW | RTLD_LOCAL);
+        const char *e = cu.lib ? NULL : dlerror();
+        if (i == 0 && e)
+            snprintf(first, sizeof first, "%s", e);
+    }
     if (!cu.lib) {
-        const char *e = dlerror();
-        snprintf(cu.why, sizeof cu.why, "no CUDA driver (dlopen libcuda.so.1: %s)", e ? e : "not found");
+        snprintf(cu.why, sizeof cu.why, "no CUDA driver (dlopen libcuda.so.1: %s)", first[0] ? first : "not found");
         return;
     }
     struct {
@@ -86,6 +99,7 @@ static void cu_load(void)
         S(ModuleUnload, "cuModuleUnload"), S(ModuleGetFunction, "cuModuleGetFunction"),
         S(FuncGetAttribute, "cuFuncGetAttribute"), S(MemAlloc, "cuMemAlloc_v2"), S(MemFree, "cuMemFree_v2"),
         S(MemGetInfo, "cuMemGetInfo_v2"), S(MemHostAlloc, "cuMemHostAlloc"), S(MemFreeHost, "cuMemFreeHost"),
+        S(MemHostRegister, "cuMemHostRegister_v2"), S(MemHostUnregister, "cuMemHostUnregister"),
         S(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), S(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
         S(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"), S(MemsetD8Async, "cuMemsetD8Async"),
         S(StreamCreate, "cuStreamCreate"), S(StreamDestroy, "cuStreamDestroy_v2"),
@@ -321,6 +335,26 @@ static void cu_host_free(gpu_host_buffer *h)
         cu.MemFreeHost(h->ptr);
 }
 
+static cuzk_status cu_host_register(gpu_host_buffer *h, cuzk_error *err)
+{
+    cuzk_status st = cu_bind(h->dev, err);
+    if (st)
+        return st;
+    CUresult r = cu.MemHostRegister(h->ptr, h->bytes, CU_MEMHOSTREGISTER_PORTABLE);
+    if (r != CUDA_SUCCESS) {
+        char call[96];
+        snprintf(call, sizeof call, "cuMemHostRegister(%zu bytes of host memory)", h->bytes);
+        return cu_fail(h->dev, err, call, r);
+    }
+    return CUZK_OK;
+}
+
+static void cu_host_unregister(gpu_host_buffer *h)
+{
+    if (cu_bind(h->dev, NULL) == CUZK_OK)
+        cu.MemHostUnregister(h->ptr);
+}
+
 /* ---------------------------------------------------------------- queues */
 
 static cuzk_status cu_queue_create(gpu_queue *q, cuzk_error *err)
@@ -538,6 +572,8 @@ const gpu_backend_ops gpu_cuda_ops = {
     .buffer_free = cu_buffer_free,
     .host_alloc = cu_host_alloc,
     .host_free = cu_host_free,
+    .host_register = cu_host_register,
+    .host_unregister = cu_host_unregister,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .upload = cu_upload,

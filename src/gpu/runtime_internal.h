@@ -24,6 +24,10 @@ typedef struct gpu_backend_ops {
     void (*buffer_free)(gpu_buffer *b);
     cuzk_status (*host_alloc)(gpu_host_buffer *h, cuzk_error *err);
     void (*host_free)(gpu_host_buffer *h);
+    /* h->ptr, h->bytes set: page-lock them (NULL: nothing to do, the range is only recorded);
+     * host_unregister undoes it (called instead of host_free for a registered h). */
+    cuzk_status (*host_register)(gpu_host_buffer *h, cuzk_error *err);
+    void (*host_unregister)(gpu_host_buffer *h);
     cuzk_status (*queue_create)(gpu_queue *q, cuzk_error *err);
     void (*queue_destroy)(gpu_queue *q);
     cuzk_status (*upload)(gpu_queue *q, gpu_buffer *dst, size_t off, const void *src, size_t n, cuzk_error *err);
@@ -63,7 +67,8 @@ struct gpu_host_buffer {
     gpu_device *dev;
     size_t bytes;
     void *ptr;
-    void *impl;                 /* OpenCL: the cl_mem backing ptr */
+    void *impl;                 /* OpenCL: the cl_mem backing ptr (gpu_host_alloc's) */
+    bool registered;            /* gpu_host_register's: the memory is the caller's */
 };
 
 struct gpu_queue {

@@ -10,6 +10,9 @@
  *   - the resident bases: uploaded once per parameter set, the least recently used dropped under
  *     a tiny per-device budget (counted in the stats), a set larger than the budget refused
  *     with the device named;
+ *   - a/b/c from an engine a/b/c pool whose buffers the backend registered through the pool's
+ *     hooks (attach): uploaded straight from them (no staging), a/b/c released once read,
+ *     identical proofs; the buffers unregistered at detach;
  *   - injected device failures (the fail hook): a job error naming the device, the next
  *     partition fine; with fallback_to_cpu the partition proved on the CPU, byte-identical;
  *   - configuration errors: unknown backend / device / fail hook.
@@ -125,12 +128,25 @@ static void on_release(void *ctx)
 
 static bool fallback_expected; /* the backend under test has fallback_to_cpu */
 
+/* When set, partitions take a/b/c from this pool as the engine runs them: the a/b/c bytes
+ * reserved on the budget before synthesis, and after release_abc taken over by the pool
+ * (cuzk_abc_pool_adopt) so that the buffer is reused by the next partition. */
+static cuzk_abc_pool *pool_on;
+static cuzk_budget *pool_budget;
+
+static uint64_t abc_bytes(const groth16_params_t *pp)
+{
+    return 3 * ((uint64_t)1 << pp->log2_m) * sizeof(fr_t);
+}
+
 /* Partition p through backend b on device d as the engine drives it; returns the status of
  * prove_start (prove_finish must succeed after a successful start). */
 static cuzk_status gpu_proof(backend *b, uint32_t d, const circuit *c, uint32_t p, bool compact,
                              uint8_t out[CUZK_PROOF_BYTES], cuzk_error *err)
 {
     const cuzk_prover_backend *t = backend_table(b);
+    if (pool_on)
+        CHECK(cuzk_budget_try_acquire(pool_budget, abc_bytes(c->pp)), "reserve a/b/c");
     builtin_assignment *as = synth(c, p);
     cs_witness aux;
     if (compact)
@@ -146,6 +162,8 @@ static cuzk_status gpu_proof(backend *b, uint32_t d, const circuit *c, uint32_t 
         CHECK(rc.calls == 1 && !as->g.a, "a/b/c released once they are on the device (%d)", rc.calls);
     if (!rc.calls)
         c->kind->release_abc(c->kind->ctx, as);
+    if (pool_on)
+        cuzk_budget_release(pool_budget, abc_bytes(c->pp) - cuzk_abc_pool_adopt(pool_on, abc_bytes(c->pp)));
     if (!st) {
         st = t->prove_finish(t->ctx, pend, out, err);
         CHECK(!st, "prove_finish: %s", err->msg);
@@ -340,6 +358,79 @@ static void test_other_density(circuit *small)
     free(moved);
 }
 
+/* a/b/c from an a/b/c pool attached to the backend as an engine attaches it: its buffers are
+ * registered once each (on_map), partitions upload straight from them, the proofs are the CPU's. */
+static void test_pool(circuit *small, circuit *big)
+{
+    cuzk_error err = {0};
+    cuzk_budget budget;
+    cuzk_abc_pool *pool = NULL;
+    cuzk_abc_pool_config pc;
+    cuzk_abc_pool_config_default(&pc);
+    pc.idle_ms = 0;
+    CHECK(!cuzk_budget_init(&budget, (uint64_t)1 << 30, NULL, &err), "budget: %s", err.msg);
+    CHECK(!cuzk_abc_pool_create(&pc, &budget, NULL, &pool, &err), "pool: %s", err.msg);
+    if (!pool)
+        return;
+    backend *b = open_backend(NULL, false, 0, 1);
+    const cuzk_prover_backend *t = backend_table(b);
+    cuzk_backend_host host = {&budget, pool, 1};
+    CHECK(t->attach && !t->attach(t->ctx, &host, &err), "attach: %s", err.msg);
+    struct {
+        circuit *c;
+        uint32_t p;
+        bool compact;
+    } runs[] = {{small, 0, false}, {small, 1, true}, {big, 0, false}, {small, 2, false}};
+    uint64_t want_direct = 0;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        uint8_t want[CUZK_PROOF_BYTES], got[CUZK_PROOF_BYTES];
+        cpu_proof(runs[i].c, runs[i].p, runs[i].compact, want);
+        pool_on = pool;
+        pool_budget = &budget;
+        builtin_synthetic_use_pool(runs[i].c->syn, pool);
+        cuzk_status st = gpu_proof(b, 0, runs[i].c, runs[i].p, runs[i].compact, got, &err);
+        builtin_synthetic_use_pool(runs[i].c->syn, NULL);
+        pool_on = NULL;
+        CHECK(!st && !memcmp(want, got, sizeof got), "pool run %zu: status %d '%s', or the proof differs from the CPU's",
+              i, st, st ? err.msg : "");
+        want_direct += abc_bytes(runs[i].c->pp);
+    }
+    backend_device_stats s = stats_of(b);
+    cuzk_abc_pool_stats ps;
+    cuzk_abc_pool_stats_get(pool, &ps);
+    CHECK(s.abc_direct_bytes == want_direct && s.abc_staged_bytes == 0,
+          "a/b/c straight from the pool buffers: %llu direct (expected %llu), %llu staged",
+          (unsigned long long)s.abc_direct_bytes, (unsigned long long)want_direct,
+          (unsigned long long)s.abc_staged_bytes);
+    CHECK(ps.created == 2 && ps.reused == 2 && s.abc_registered_bytes == ps.total_bytes &&
+              ps.total_bytes == abc_bytes(small->pp) + abc_bytes(big->pp),
+          "one buffer a size, each registered once: created %llu, reused %llu, registered %llu of %llu bytes",
+          (unsigned long long)ps.created, (unsigned long long)ps.reused, (unsigned long long)s.abc_registered_bytes,
+          (unsigned long long)ps.total_bytes);
+    t->detach(t->ctx);
+    s = stats_of(b);
+    CHECK(s.abc_registered_bytes == 0, "detach unregisters every pool buffer (%llu bytes left)",
+          (unsigned long long)s.abc_registered_bytes);
+    /* without the pool's hooks: the same memory now goes through the staging */
+    uint8_t want[CUZK_PROOF_BYTES], got[CUZK_PROOF_BYTES];
+    cpu_proof(small, 3, false, want);
+    CHECK(!t->attach(t->ctx, &(cuzk_backend_host){&budget, NULL, 1}, &err), "attach without a pool: %s", err.msg);
+    pool_on = pool;
+    builtin_synthetic_use_pool(small->syn, pool);
+    cuzk_status st = gpu_proof(b, 0, small, 3, false, got, &err);
+    builtin_synthetic_use_pool(small->syn, NULL);
+    pool_on = NULL;
+    t->detach(t->ctx);
+    s = stats_of(b);
+    CHECK(!st && !memcmp(want, got, sizeof got) && s.abc_staged_bytes == abc_bytes(small->pp),
+          "an unregistered pool buffer through the staging: status %d, %llu staged bytes", st,
+          (unsigned long long)s.abc_staged_bytes);
+    cuzk_abc_pool_destroy(pool);
+    CHECK(cuzk_budget_used(&budget) == 0, "budget back at zero (%llu)", (unsigned long long)cuzk_budget_used(&budget));
+    cuzk_budget_destroy(&budget);
+    backend_close(b);
+}
+
 static void test_failures(circuit *small)
 {
     static const char *const stages[] = {"bases", "upload", "h", "msm"};
@@ -450,6 +541,7 @@ int main(void)
     test_identity(&small, &big);
     test_lru(&small, &big);
     test_other_density(&small);
+    test_pool(&small, &big);
     test_failures(&small);
     test_config_errors();
     builtin_synthetic_free(small.syn);

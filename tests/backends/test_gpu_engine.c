@@ -7,6 +7,9 @@
  *     ends CANCELLED while the others complete, counters back at zero;
  *   - an injected device failure (the backend's fail hook, one partition): exactly one job
  *     FAILED with an error naming the device, every other job DONE and verified;
+ *   - the engine's a/b/c pool: its buffers registered with the device through the pool's hooks,
+ *     every partition's a/b/c uploaded straight from them, each job verified, counters back
+ *     at zero but the pool's free buffers and the staging, the buffers unregistered at destroy;
  *   - the workers' pinned staging charged to the engine's memory budget while the engine
  *     exists (the memory counter holds exactly that when idle), an engine whose budget is
  *     below it refused.
@@ -47,10 +50,11 @@ static void on_event(void *ctx, const cuzk_engine_event *ev)
  * staging of each of the engine's 2 prover workers on the one device. */
 #define STAGING_CHARGED (2 * STAGING)
 
-static cuzk_status engine_try(backend *b, uint64_t budget, cuzk_engine **e, cuzk_error *err)
+static cuzk_status engine_try(backend *b, uint64_t budget, bool pool, cuzk_engine **e, cuzk_error *err)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
+    cfg.abc_pool = pool;
     cfg.partition_workers = PW;
     cfg.synthesis_lookahead = 2;
     cfg.gpu_workers_per_device = 2;
@@ -67,7 +71,7 @@ static cuzk_engine *engine_on(backend *b)
 {
     cuzk_engine *e = NULL;
     cuzk_error err = {0};
-    CHECK(!engine_try(b, 0, &e, &err), "engine: %s", err.msg);
+    CHECK(!engine_try(b, 0, false, &e, &err), "engine: %s", err.msg);
     return e;
 }
 
@@ -157,16 +161,62 @@ int main(void)
     counters_zero(e, "cancel");
     cuzk_engine_destroy(e);
 
+    /* with the engine's a/b/c pool: the backend registers its buffers (attach sets the pool's
+     * hooks) and every partition's a/b/c go to the device straight from them; the free buffers
+     * are the only bytes beside the staging left on the budget */
+    CHECK(!engine_try(b, 0, true, &e, &err), "engine with the a/b/c pool: %s", err.msg);
+    builtin_synthetic_use_pool(syn, cuzk_engine_abc_pool(e));
+    backend_device_stats s0;
+    CHECK(!backend_device_stats_get(b, 0, &s0, &err), "stats: %s", err.msg);
+    for (int i = 0; i < JOBS; i++) {
+        cuzk_job_request rq = {kind, &in[i], pp, 3, CUZK_PRIORITY_NORMAL, vh};
+        CHECK(!cuzk_engine_submit(e, &rq, &ids[i], &err), "submit %d: %s", i, err.msg);
+    }
+    for (int i = 0; i < JOBS; i++) {
+        cuzk_job_result r;
+        CHECK(!cuzk_engine_wait(e, ids[i], -1, &r, &err), "wait %d: %s", i, err.msg);
+        CHECK(r.state == CUZK_JOB_DONE && r.verified_partitions == 3, "pool job %d: %s, %u verified (%s)", i,
+              cuzk_job_state_name(r.state), r.verified_partitions, r.error.msg);
+        cuzk_job_result_free(&r);
+    }
+    CHECK(!cuzk_engine_wait_idle(e, 60000, &err), "pool: idle: %s", err.msg);
+    backend_device_stats s1;
+    CHECK(!backend_device_stats_get(b, 0, &s1, &err), "stats: %s", err.msg);
+    uint64_t abc = 3 * ((uint64_t)1 << pp->log2_m) * sizeof(fr_t);
+    cuzk_counter_value pc[CUZK_COUNTER_COUNT];
+    cuzk_engine_counters(e, pc);
+    int64_t pool_free = pc[CUZK_CTR_POOL_FREE_BYTES].current;
+    CHECK(s1.abc_direct_bytes - s0.abc_direct_bytes == (uint64_t)JOBS * 3 * abc &&
+              s1.abc_staged_bytes == s0.abc_staged_bytes && s1.abc_registered_bytes == (uint64_t)pool_free &&
+              pool_free > 0 && pool_free <= (int64_t)(PW + 2 * 2) * (int64_t)abc,
+          "pool: %llu a/b/c bytes direct (expected %llu), %llu staged, %llu registered, %lld free in the pool",
+          (unsigned long long)(s1.abc_direct_bytes - s0.abc_direct_bytes), (unsigned long long)JOBS * 3 * abc,
+          (unsigned long long)(s1.abc_staged_bytes - s0.abc_staged_bytes),
+          (unsigned long long)s1.abc_registered_bytes, (long long)pool_free);
+    for (int i = 0; i < CUZK_COUNTER_COUNT; i++) {
+        int64_t want = 0;
+        if (i == CUZK_CTR_MEMORY_USED_BYTES)
+            want = (int64_t)STAGING_CHARGED + pool_free;
+        else if (i == CUZK_CTR_POOL_TOTAL_BYTES || i == CUZK_CTR_POOL_FREE_BYTES)
+            want = pool_free;
+        CHECK(pc[i].current == want, "pool: counter %s = %lld at the end, expected %lld",
+              cuzk_counter_name((cuzk_counter_id)i), (long long)pc[i].current, (long long)want);
+    }
+    builtin_synthetic_use_pool(syn, NULL);
+    cuzk_engine_destroy(e);
+    CHECK(!backend_device_stats_get(b, 0, &s1, &err) && s1.abc_registered_bytes == 0,
+          "the pool's buffers unregistered with the engine gone: %llu bytes", (unsigned long long)s1.abc_registered_bytes);
+
     /* the staging charge: held from create to destroy (a second engine on the same backend
      * gets it again), refused by a budget below it, naming the key */
-    CHECK(!engine_try(b, 64 << 20, &e, &err), "engine again: %s", err.msg);
+    CHECK(!engine_try(b, 64 << 20, false, &e, &err), "engine again: %s", err.msg);
     cuzk_counter_value cv[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, cv);
     CHECK(cv[CUZK_CTR_MEMORY_USED_BYTES].current == (int64_t)STAGING_CHARGED, "staging charged: %lld bytes",
           (long long)cv[CUZK_CTR_MEMORY_USED_BYTES].current);
     cuzk_engine_destroy(e);
     e = NULL;
-    cuzk_status st = engine_try(b, STAGING_CHARGED - 1, &e, &err);
+    cuzk_status st = engine_try(b, STAGING_CHARGED - 1, false, &e, &err);
     CHECK(st == CUZK_E_NOMEM && !e && strstr(err.msg, "staging_buffer") && strstr(err.msg, "budget"),
           "staging over the budget: %s '%s'", cuzk_status_name(st), err.msg);
     backend_close(b);

@@ -121,22 +121,37 @@ typedef struct {
 } ctx;
 
 /* Upload the 1 or 3 host vectors of 2^k elements, run op (0..3 gpu_ntt_op, 4/5 H bellperson /
- * snarkjs), download the first into out. */
+ * snarkjs through gpu_h_compute, 6/7 the same through gpu_h_to_coset and gpu_h_combine with each
+ * vector uploaded on a second queue and its transform ordered after it by an event, as the GPU
+ * backend overlaps them), download the first into out. */
 static cuzk_status run(ctx *c, int op, poly_roots fam, unsigned k, fr_t *const in[3], fr_t *out, cuzk_error *err)
 {
     size_t m = (size_t)1 << k, bytes = m * sizeof(fr_t);
     int nv = op >= 4 ? 3 : 1;
+    bool split = op >= 6;
+    poly_h_form form = op == 4 || op == 6 ? POLY_H_BELLPERSON : POLY_H_SNARKJS;
     gpu_buffer *b[3] = {NULL, NULL, NULL};
+    gpu_queue *uq = NULL;
+    gpu_event *up[3] = {NULL, NULL, NULL};
     const gpu_ntt_domain *dom = NULL;
     cuzk_status st = gpu_ntt_domain_get(c->cache, c->d->q, fam, k, &dom, err);
+    if (!st && split)
+        st = gpu_queue_create(c->d->dev, &uq, err);
     for (int i = 0; i < nv && !st; i++) {
         st = gpu_buffer_alloc(c->d->dev, bytes, &b[i], err);
         if (!st)
-            st = gpu_upload(c->d->q, b[i], 0, in[i], bytes, err);
+            st = gpu_upload(split ? uq : c->d->q, b[i], 0, in[i], bytes, err);
+        if (!st && split)
+            st = gpu_event_record(uq, &up[i], err);
+        if (!st && split)
+            st = gpu_queue_wait_event(c->d->q, up[i], err);
+        if (!st && split)
+            st = gpu_h_to_coset(c->d->q, dom, b[i], form, err);
     }
-    if (!st)
-        st = op >= 4 ? gpu_h_compute(c->d->q, dom, b[0], b[1], b[2], op == 4 ? POLY_H_BELLPERSON : POLY_H_SNARKJS,
-                                     err)
+    if (!st && split)
+        st = gpu_h_combine(c->d->q, dom, b[0], b[1], b[2], form, err);
+    else if (!st)
+        st = op >= 4 ? gpu_h_compute(c->d->q, dom, b[0], b[1], b[2], form, err)
                      : gpu_ntt(c->d->q, dom, b[0], (gpu_ntt_op)op, err);
     if (!st)
         st = gpu_download(c->d->q, out, b[0], 0, bytes, err);
@@ -144,12 +159,18 @@ static cuzk_status run(ctx *c, int op, poly_roots fam, unsigned k, fr_t *const i
         st = gpu_queue_sync(c->d->q, err);
     else
         gpu_queue_sync(c->d->q, NULL);
-    for (int i = 0; i < 3; i++)
+    if (uq)
+        gpu_queue_sync(uq, NULL);
+    for (int i = 0; i < 3; i++) {
+        gpu_event_destroy(up[i]);
         gpu_buffer_free(b[i]);
+    }
+    gpu_queue_destroy(uq);
     return st;
 }
 
-static const char *const op_names[6] = {"ntt", "intt", "coset_ntt", "coset_intt", "h_bellperson", "h_snarkjs"};
+static const char *const op_names[8] = {"ntt",          "intt",      "coset_ntt",          "coset_intt",
+                                        "h_bellperson", "h_snarkjs", "h_bellperson_split", "h_snarkjs_split"};
 
 static void test_oracle(ctx *c)
 {
@@ -204,8 +225,8 @@ static void test_cpu_twin(ctx *c)
     for (unsigned k = 0; k <= max_log; k++) {
         size_t m = (size_t)1 << k;
         for (int fam = 0; fam < 2; fam++)
-            for (int op = 0; op < 6; op++) {
-                if ((op == 4 && fam != POLY_ROOTS_FF) || (op == 5 && fam != POLY_ROOTS_SNARKJS))
+            for (int op = 0; op < 8; op++) {
+                if (op >= 4 && (op % 2 == 0) != (fam == POLY_ROOTS_FF))
                     continue;
                 for (int i = 0; i < 3; i++) {
                     random_vec(in[i], m);
@@ -219,8 +240,8 @@ static void test_cpu_twin(ctx *c)
                 case 2: st = poly_coset_ntt(ref[0], k, (poly_roots)fam, 2, &err); break;
                 case 3: st = poly_coset_intt(ref[0], k, (poly_roots)fam, 2, &err); break;
                 default:
-                    st = poly_h_compute(ref[0], ref[1], ref[2], k, op == 4 ? POLY_H_BELLPERSON : POLY_H_SNARKJS, 2,
-                                        &err);
+                    st = poly_h_compute(ref[0], ref[1], ref[2], k, op % 2 == 0 ? POLY_H_BELLPERSON : POLY_H_SNARKJS,
+                                        2, &err);
                     break;
                 }
                 CHECK(st == CUZK_OK, "CPU %s 2^%u: %s", op_names[op], k, err.msg);
@@ -300,6 +321,18 @@ static void test_errors(ctx *c)
               cuzk_status_name(st), err.msg);
         st = gpu_h_compute(c->d->q, ff, b1, b1, b3, POLY_H_BELLPERSON, &err);
         CHECK(st == CUZK_E_INVALID_ARG, "aliased a, b: %s", cuzk_status_name(st));
+        st = gpu_h_to_coset(c->d->q, ff, b1, POLY_H_SNARKJS, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "family"), "snarkjs to_coset on an ff domain: %s (%s)",
+              cuzk_status_name(st), err.msg);
+        st = gpu_h_to_coset(c->d->q, ff, small, POLY_H_BELLPERSON, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "2^6"), "to_coset of a short buffer: %s (%s)",
+              cuzk_status_name(st), err.msg);
+        st = gpu_h_combine(c->d->q, sj, b1, b2, b2, POLY_H_SNARKJS, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "distinct"), "combine with b == c: %s (%s)",
+              cuzk_status_name(st), err.msg);
+        st = gpu_h_combine(c->d->q, sj, b1, b2, b3, (poly_h_form)9, &err);
+        CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "form"), "combine of an unknown form: %s",
+              cuzk_status_name(st));
         st = gpu_fr_from_mont(c->d->q, b1, 65, &err);
         CHECK(st == CUZK_E_INVALID_ARG, "from_mont past the buffer: %s", cuzk_status_name(st));
     }

@@ -1,7 +1,7 @@
 /* The device runtime (src/gpu/runtime.h) on every device (gpu_test_util.h): errors come back as
  * values naming the device and the call, and the device keeps working after each; copies,
- * pinned memory, events and cross-queue ordering move the right bytes; several threads share
- * one device. Also, without any device: discovery of each runtime reports a reason (CUDA built
+ * pinned and registered host memory, events and cross-queue ordering move the right bytes;
+ * several threads share one device. Also, without any device: discovery of each runtime reports a reason (CUDA built
  * without a driver: "no CUDA driver"), and opening a device there is CUZK_E_UNSUPPORTED.
  *
  * The OpenCL program cache: a fresh cache directory is filled by the first open and serves the
@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -282,6 +283,67 @@ out:
     free(got);
 }
 
+/* Registered host memory (gpu_host_register, as the GPU backend registers the engine's a/b/c
+ * pool buffers): an mmap'ed region registered once, two uploads from inside it at offsets (one
+ * page-aligned, one not) on one queue, an event; the device holds the region's bytes. After
+ * gpu_host_free the memory is still the caller's (writable, unmapped by it). Then the argument
+ * errors. */
+static void test_register(gpu_test_dev *d)
+{
+    enum { N = 3 << 20, OFF = 12345 };
+    cuzk_error err = {0};
+    uint8_t *mem = mmap(NULL, N, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *got = malloc(N);
+    gpu_buffer *a = NULL;
+    gpu_host_buffer *h = NULL;
+    gpu_event *ev = NULL;
+    if (mem == MAP_FAILED || !got) {
+        CHECK(false, "%s: host memory for the registration test", d->label);
+        free(got);
+        return;
+    }
+    fill_pattern(mem, N, 23);
+    cuzk_status st = gpu_host_register(d->dev, mem, N, &h, &err);
+    if (!st)
+        CHECK(gpu_host_is_registered(h) && gpu_host_ptr(h) == mem, "%s: registered buffer's pointer", d->label);
+    if (!st)
+        st = gpu_buffer_alloc(d->dev, N, &a, &err);
+    if (!st)
+        st = gpu_upload(d->q, a, 0, mem, OFF, &err);
+    if (!st)
+        st = gpu_upload(d->q, a, OFF, mem + OFF, N - OFF, &err);
+    if (!st)
+        st = gpu_event_record(d->q, &ev, &err);
+    if (!st)
+        st = gpu_event_wait(ev, &err);
+    if (!st)
+        st = gpu_download(d->q, got, a, 0, N, &err);
+    if (!st)
+        st = gpu_queue_sync(d->q, &err);
+    if (!gpu_test_ok(st, &err, "uploads from registered host memory", d->label))
+        CHECK(!memcmp(got, mem, N), "%s: uploads from registered memory moved the wrong bytes", d->label);
+    gpu_event_destroy(ev);
+    gpu_buffer_free(a);
+    gpu_host_free(h);
+    /* unregistered, not freed: the memory is still ours */
+    memset(mem, 0x5a, N);
+    CHECK(mem[N - 1] == 0x5a && mem[0] == 0x5a, "%s: memory after unregistering", d->label);
+    h = NULL;
+    st = gpu_host_register(d->dev, mem, 0, &h, &err);
+    CHECK(st == CUZK_E_INVALID_ARG && !h && has(&err, d->label), "register 0 bytes: %s (%s)", cuzk_status_name(st),
+          err.msg);
+    st = gpu_host_register(d->dev, NULL, N, &h, &err);
+    CHECK(st == CUZK_E_INVALID_ARG && !h, "register NULL: %s", cuzk_status_name(st));
+    CHECK(!gpu_host_is_registered(NULL), "NULL is not registered");
+    gpu_host_buffer *pinned = NULL;
+    if (!gpu_host_alloc(d->dev, 4096, &pinned, &err))
+        CHECK(!gpu_host_is_registered(pinned), "%s: gpu_host_alloc's memory is not 'registered'", d->label);
+    gpu_host_free(pinned);
+    munmap(mem, N);
+    free(got);
+    check_alive(d, "registered memory");
+}
+
 /* q1 computes a + b into a buffer; q2 waits on q1's event, then multiplies by c: the product
  * is right only if q2 started after q1's work. */
 static void test_cross_queue(gpu_test_dev *d)
@@ -476,6 +538,7 @@ int main(void)
         test_errors(&devs[i]);
         test_bad_program(&devs[i]);
         test_copies(&devs[i]);
+        test_register(&devs[i]);
         test_cross_queue(&devs[i]);
         test_threads(&devs[i]);
         test_program_cache(&devs[i]);
