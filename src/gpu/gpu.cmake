@@ -25,10 +25,16 @@ set(CUZK_HAVE_CUDA OFF)
 if(CUZK_CUDA)
   find_program(CUZK_NVCC nvcc HINTS ENV CUDA_PATH PATH_SUFFIXES bin PATHS /usr/local/cuda/bin)
   if(CUZK_NVCC)
-    get_filename_component(cuzk_cuda_bin "${CUZK_NVCC}" DIRECTORY)
-    find_path(CUZK_CUDA_INCLUDE cuda.h HINTS "${cuzk_cuda_bin}/../include" NO_DEFAULT_PATH)
+    # cuda.h of nvcc's own toolkit: beside the real nvcc (a link such as /usr/local/bin/nvcc
+    # -> /usr/local/cuda-13.0/bin/nvcc resolved), else CUDA_PATH's or /usr/local/cuda's
+    get_filename_component(cuzk_nvcc_real "${CUZK_NVCC}" REALPATH)
+    get_filename_component(cuzk_cuda_bin "${cuzk_nvcc_real}" DIRECTORY)
+    find_path(CUZK_CUDA_INCLUDE cuda.h HINTS "${cuzk_cuda_bin}/../include" "$ENV{CUDA_PATH}/include"
+              /usr/local/cuda/include NO_DEFAULT_PATH)
     if(CUZK_CUDA_INCLUDE)
       set(CUZK_HAVE_CUDA ON)
+    else()
+      message(WARNING "cuzk: nvcc found (${CUZK_NVCC}) but not its cuda.h: the CUDA runtime is left out")
     endif()
   endif()
 endif()
