@@ -8,7 +8,10 @@ from the repository's .proto):
   - the demo's 2 KiB PoRep (Curio's envelope) and WinningPoSt COMPLETED through the device,
     each proof accepted by the CLI verifier (a separate process reading only the .vk) and,
     with the same fixed r, s (the CUZK_TEST_FIXED_RS test hook), byte-identical to the proof
-    of `cuzk c2` / `cuzk post --backend cpu` (the CPU backend as the oracle);
+    of `cuzk c2` / `cuzk post --backend cpu` (the CPU backend as the oracle), and `cuzk post
+    --backend opencl --device 0` proves those same bytes on the device (c2, post and snap share
+    that flag handling, tools/cuzk/cmd_filecoin.c; a PoRep or SnapDeals proof through the CLI on
+    POCL takes minutes, the WinningPoSt seconds);
   - an injected device failure (CUZK_GPU_FAIL, first partition only) fails that job with an
     error naming the device, the daemon keeps serving and the next job completes; with
     fallback_to_cpu the failed partition is proved on the CPU and the job completes;
@@ -98,6 +101,19 @@ def same_as_cpu(what, device_proof, argv):
           (what, (p.stdout + p.stderr)[-300:]))
 
 
+def cli_on_device(what, want_proof, argv):
+    """`cuzk ARGV --backend opencl --device 0` proves on the device (-v: the backend it opened)
+    the bytes of want_proof (the CPU backend's, for the same fixed r, s)."""
+    out = os.path.join(lib.TMP, what + ".cli-opencl.proof")
+    p = subprocess.run([args.cuzk] + argv + ["-v", "-o", out, "--backend", "opencl", "--device", "0"] + CACHE,
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and "prover backend opencl: opencl:0" in p.stderr and os.path.exists(out) and
+          open(out, "rb").read() == open(want_proof, "rb").read(),
+          "%s --backend opencl --device 0: the CLI's device proof is the CPU's bytes (%s)" %
+          (what, (p.stdout + p.stderr)[-300:]))
+    return out
+
+
 same_as_cpu("porep", pf, ["c2", "--test-hooks", c1])
 
 R = bytes(range(32))[:31] + b"\x00"
@@ -115,6 +131,8 @@ ok, msg = verify("verify-post", "--kind", "winning", "--registered-proof", "0", 
 check(ok, "verify-post of the device's WinningPoSt proof: %s" % msg)
 same_as_cpu("winning", wp, ["post", "--test-hooks", "--kind", "winning", "--registered-proof", "0", "--miner", "1000", "--randomness",
                             R.hex(), wf])
+cli_on_device("winning", wp, ["post", "--test-hooks", "--kind", "winning", "--registered-proof", "0", "--miner", "1000",
+                              "--randomness", R.hex(), wf])
 del os.environ["CUZK_TEST_FIXED_RS"]
 
 st = c.call("GetStatus", pb.GetStatusRequest())

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The proving commands' --backend / --device (cuzk prove, cuzk-bench batch) on OpenCL (POCL in
+# The proving commands' --backend / --device (cuzk prove, cuzk-bench batch, micro) on OpenCL (POCL in
 # CI; exit 77, a skip, without an OpenCL device): a circom circuit (circomlib Poseidon and
 # MiMC, the iden3 fixtures) proved through the device is byte-identical to the CPU backend's
 # proof for the same r, s (the CUZK_TEST_FIXED_RS test hook, with --test-hooks; ignored with a
 # warning without it) and verifies; the engine's
 # batch run through the device (two workers on one device) verifies every partition with
 # every flight counter back at zero (the memory budget holding only the workers' pinned
-# staging) and permits within partition_workers; bad flags exit 2.
+# staging) and permits within partition_workers; cuzk-bench micro --backend opencl adds its device
+# MSM rows, each matching the CPU's; bad flags exit 2.
 # Usage: gpu_cli.sh CUZK CUZK_BENCH FIXTURE_DIR
 set -uo pipefail
 cuzk=$1 bench=$2 fx=$3
@@ -54,6 +55,25 @@ ok = (r["verified"] == r["proofs"] * r["partitions"] and r["failed"] == 0 and "o
 sys.exit(0 if ok else 1)
 PY
 then ok; else bad "batch --backend opencl: exit $rc: $out $(tail -c 300 "$work/err")"; fi
+
+# cuzk-bench micro --backend opencl: the G1 MSM rows on the device beside the CPU's, each device
+# result checked against the CPU's msm (the boolean-heavy rows only, --quick: 2^16)
+out=$(MSM_SCALARS=bool90 "$bench" micro --quick --json --backend opencl --device 0 2>"$work/err")
+rc=$?
+if [[ $rc -eq 0 ]] && python3 - "$out" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+same = [k for k in r if k.startswith("gpu_msm_g1_bool90_") and k.endswith("_same")]
+sys.exit(0 if "opencl:0" in r.get("gpu_device", "") and same and all(r[k] is True for k in same)
+         and all(r[k[:-len("_same")] + "_ms"] > 0 for k in same) else 1)
+PY
+then ok; else bad "micro --backend opencl: exit $rc: ${out:0:300} $(tail -c 300 "$work/err")"; fi
+for args in "--backend vulkan" "--device x"; do
+  # shellcheck disable=SC2086
+  "$bench" micro --quick $args >/dev/null 2>"$work/err"
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q -- "${args%% *}" "$work/err" && ok || bad "micro $args: exit $rc"
+done
 
 for args in "--backend gpu" "--device x" "--backend"; do
   # shellcheck disable=SC2086
