@@ -93,7 +93,10 @@ uint64_t cuzk_abc_pool_reclaim(void *pool, uint64_t want);
 void cuzk_abc_pool_region(cuzk_abc_pool *p, cuzk_region_alloc *out);
 
 /* Pinning hooks (see above): on_map after a buffer is mapped and faulted in, on_unmap
- * before it is unmapped. Set before the first get; either may be NULL. */
+ * before it is unmapped; both run with the pool's lock held (they must not call the pool).
+ * Set before the first get; either may be NULL. hooks NULL clears them (a backend detaching
+ * from its engine): buffers mapped or unmapped after that are not reported, so whoever
+ * cleared them undoes what on_map did for the buffers still mapped. */
 typedef struct {
     void (*on_map)(void *ctx, void *mem, size_t bytes);
     void (*on_unmap)(void *ctx, void *mem, size_t bytes);
