@@ -346,58 +346,95 @@ static unsigned online_cpus(void)
     return ncpu > 0 ? (unsigned)ncpu : 1;
 }
 
-/* The [gpus] keys as a backend_config, opened (backends/backends.h backend_open). */
-static cuzk_status open_backend(const cuzk_server_config *cfg, backend **out, cuzk_error *err)
+/* The [gpus] keys as a backend_config (backends/backends.h). */
+static cuzk_status backend_config_of(const cuzk_server_config *cfg, backend_config *bc, cuzk_error *err)
 {
-    backend_config bc;
-    backend_config_default(&bc);
-    cuzk_status st = backend_kind_parse(cfg->gpu_backend, &bc.kind, err);
+    backend_config_default(bc);
+    cuzk_status st = backend_kind_parse(cfg->gpu_backend, &bc->kind, err);
     if (st)
         return st;
-    bc.devices = cfg->gpu_devices;
-    bc.n_devices = cfg->n_gpu_devices;
-    bc.fallback_to_cpu = cfg->gpu_fallback_to_cpu;
-    bc.cpu_threads = cfg->gpu_threads ? cfg->gpu_threads : online_cpus();
-    bc.workers_per_device = cfg->gpu_workers_per_device;
-    bc.device_memory_fraction = cfg->gpu_memory_percent / 100.0;
-    bc.device_memory_limit = cfg->gpu_memory_limit;
-    bc.staging_bytes = (size_t)cfg->gpu_staging_bytes;
-    bc.env_test_hooks = cfg->gpu_test_hooks;
-    return backend_open(&bc, out, err);
+    bc->devices = cfg->gpu_devices;
+    bc->n_devices = cfg->n_gpu_devices;
+    bc->fallback_to_cpu = cfg->gpu_fallback_to_cpu;
+    bc->cpu_threads = cfg->gpu_threads ? cfg->gpu_threads : online_cpus();
+    bc->workers_per_device = cfg->gpu_workers_per_device;
+    bc->device_memory_fraction = cfg->gpu_memory_percent / 100.0;
+    bc->device_memory_limit = cfg->gpu_memory_limit;
+    bc->staging_bytes = (size_t)cfg->gpu_staging_bytes;
+    bc->env_test_hooks = cfg->gpu_test_hooks;
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err)
 {
+    backend_config bc;
     backend *b = NULL;
-    cuzk_status st = open_backend(cfg, &b, err);
+    cuzk_status st = backend_config_of(cfg, &bc, err);
+    if (!st)
+        st = backend_open(&bc, &b, err);
     if (!st && cap)
         snprintf(describe, cap, "%s", backend_describe(b));
     backend_close(b);
     return st;
 }
 
-/* The parameter side, before the engine's budget goes (no job holds any of it): the PCEs,
- * the providers, the manager. */
-static void params_teardown(cuzk_service *s)
+/* The stack's step 4 (prover/stack.h): the circuit registry, the manager's first provider (an
+ * unknown id's message lists the configured circuits first), its kinds' a/b/c from the
+ * engine's pool. */
+typedef struct {
+    const cuzk_server_config *cfg;
+    unsigned setup_threads;
+    cuzk_registry **out; /* the service's registry, borrowed from the stack */
+} registry_step;
+
+static cuzk_status add_registry(void *ctx, prover_stack *st, void **added, cuzk_error *err)
 {
-    pce_cache_destroy(s->fc_pce);
-    s->fc_pce = NULL;
-    fc_srs_destroy(s->fc_srs);
-    s->fc_srs = NULL;
-    cuzk_registry_destroy(s->registry);
-    s->registry = NULL;
-    cuzk_params_mgr_destroy(s->params);
-    s->params = NULL;
+    const registry_step *r = ctx;
+    cuzk_registry *reg;
+    cuzk_status rc = cuzk_registry_create(r->cfg, r->setup_threads, prover_stack_params(st), &reg, err);
+    if (rc)
+        return rc;
+    cuzk_registry_use_abc_pool(reg, cuzk_engine_abc_pool(prover_stack_engine(st)));
+    *added = *r->out = reg;
+    return CUZK_OK;
 }
 
-/* A creation failure once the engine exists, before the collector runs. */
-static cuzk_status fail_early(cuzk_service *s, cuzk_status st)
+static void remove_registry(void *added) { cuzk_registry_destroy(added); }
+
+/* The proving stack of cfg: the [gpus] backend, the engine ([engine], [memory]) with the
+ * service's event hook, every circuit's parameters charged to its budget (idle ones give
+ * way to partitions and to other circuits' parameters) through the circuit registry and the
+ * Filecoin provider ([srs]), and with [srs] pce the PCEs, kept next to the point caches,
+ * recorded in the background by the first proof of a circuit and charged to the budget
+ * without ever waiting for it. */
+static cuzk_status stack_create(cuzk_service *s, const cuzk_server_config *cfg, cuzk_error *err)
 {
-    params_teardown(s);
-    cuzk_engine_destroy(s->engine);
-    s->engine = NULL;
-    cuzk_service_destroy(s);
-    return st;
+    backend_config bc;
+    cuzk_status st = backend_config_of(cfg, &bc, err);
+    if (st)
+        return st;
+    cuzk_engine_config ec;
+    cuzk_engine_config_default(&ec);
+    ec.partition_workers = cfg->partition_workers;
+    ec.synthesis_lookahead = cfg->synthesis_lookahead;
+    ec.gpu_workers_per_device = cfg->gpu_workers_per_device;
+    ec.finalizer_threads = cfg->finalizer_threads;
+    ec.memory_budget_auto = cfg->memory_auto;
+    ec.memory_budget_bytes = cfg->total_budget;
+    ec.safety_margin_bytes = cfg->safety_margin;
+    ec.abc_pool = cfg->abc_pool;
+    ec.abc_pool_cfg.idle_ms = cfg->abc_pool_idle_ms;
+    ec.on_event = on_event;
+    ec.event_ctx = s;
+    registry_step rs = {cfg, cfg->synthesis_threads ? cfg->synthesis_threads : online_cpus(), &s->registry};
+    fc_srs_config sc = {.param_cache = cfg->param_cache, .cache_dir = cfg->srs_cache_dir,
+                        .verify_digests = cfg->srs_verify_params, .verify_checksums = cfg->srs_verify_cache,
+                        .threads = rs.setup_threads, .lock = cfg->srs_lock_memory};
+    pce_cache_config pc = {.background = true, .record = true, .eval_threads = 1};
+    prover_stack_config pcfg = {.backend = &bc, .engine = &ec, .charge_params = true,
+                                .add_providers = add_registry, .remove_providers = remove_registry,
+                                .providers_ctx = &rs, .filecoin = &sc, .pce = cfg->srs_pce ? &pc : NULL};
+    return prover_stack_create(&pcfg, &s->stack, err);
 }
 
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err)
@@ -418,51 +455,21 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     }
     s->accepting = true;
     s->start_ms = svc_now_ms();
-    unsigned cpus = online_cpus();
-    if ((st = open_backend(cfg, &s->backend, err))) {
+    if ((st = stack_create(s, cfg, err))) {
         cuzk_service_destroy(s);
         return st;
     }
-    cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend_describe(s->backend));
-    cuzk_engine_config ec;
-    cuzk_engine_config_default(&ec);
-    ec.partition_workers = cfg->partition_workers;
-    ec.synthesis_lookahead = cfg->synthesis_lookahead;
-    ec.gpu_workers_per_device = cfg->gpu_workers_per_device;
-    ec.finalizer_threads = cfg->finalizer_threads;
-    ec.memory_budget_auto = cfg->memory_auto;
-    ec.memory_budget_bytes = cfg->total_budget;
-    ec.safety_margin_bytes = cfg->safety_margin;
-    ec.abc_pool = cfg->abc_pool;
-    ec.abc_pool_cfg.idle_ms = cfg->abc_pool_idle_ms;
-    ec.backend = backend_table(s->backend);
-    ec.on_event = on_event;
-    ec.event_ctx = s;
-    if ((st = cuzk_engine_create(&ec, &s->engine, err))) {
+    s->engine = prover_stack_engine(s->stack);
+    cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend_describe(prover_stack_backend(s->stack)));
+    if (pthread_create(&s->collector, NULL, collector_main, s)) {
+        /* no collector to stop: the stack goes without the drain */
+        prover_stack_destroy(s->stack);
+        s->stack = NULL;
+        s->engine = NULL;
+        s->registry = NULL;
         cuzk_service_destroy(s);
-        return st;
+        return cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread");
     }
-    /* every circuit's parameters are charged to the engine's budget (idle ones give way to
-     * partitions and to other circuits' parameters): one manager, a provider per family (the
-     * circuits first: an unknown id's error lists them first) */
-    unsigned setup_threads = cfg->synthesis_threads ? cfg->synthesis_threads : cpus;
-    if ((st = cuzk_params_mgr_create(cuzk_engine_budget(s->engine), &s->params, err)) ||
-        (st = cuzk_registry_create(cfg, setup_threads, s->params, &s->registry, err)))
-        return fail_early(s, st);
-    cuzk_registry_use_abc_pool(s->registry, cuzk_engine_abc_pool(s->engine));
-    fc_srs_config sc = {cfg->param_cache, cfg->srs_cache_dir, cfg->srs_verify_params, cfg->srs_verify_cache,
-                        setup_threads, NULL, cfg->srs_lock_memory, s->params};
-    if ((st = fc_srs_create(&sc, &s->fc_srs, err)))
-        return fail_early(s, st);
-    if (cfg->srs_pce) {
-        /* PCEs next to the point caches, recorded in the background by the first proof of a
-         * circuit, charged to the engine's budget without ever waiting for it */
-        pce_cache_config pc = {fc_srs_cache_dir(s->fc_srs), cuzk_engine_budget(s->engine), true, true, 1};
-        if ((st = pce_cache_create(&pc, &s->fc_pce, err)))
-            return fail_early(s, st);
-    }
-    if (pthread_create(&s->collector, NULL, collector_main, s))
-        return fail_early(s, cuzk_fail(err, CUZK_E_INTERNAL, "service: cannot start the collector thread"));
     if (s->journal)
         svc_journal_replay(s);
     *out = s;
@@ -489,11 +496,12 @@ void cuzk_service_destroy(cuzk_service *s)
             release_src(s, j);
             job_free(j);
         }
-    /* the PCEs and parameters go back to the budget before it goes: no job holds one now */
-    params_teardown(s);
-    if (s->engine)
-        cuzk_engine_destroy(s->engine);
-    backend_close(s->backend);
+    /* no job holds a circuit, parameters or a PCE now: the stack goes (its PCEs and
+     * parameters back to the budget before the engine, the backend last) */
+    prover_stack_destroy(s->stack);
+    s->stack = NULL;
+    s->engine = NULL;
+    s->registry = NULL;
     for (size_t b = 0; b < SVC_STAGE_HASH; b++)
         for (svc_stage *st = s->stages[b], *n; st; st = n) {
             n = st->next;

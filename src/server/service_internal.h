@@ -8,9 +8,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "backends/backends.h"
 #include "engine/engine.h"
 #include "kinds/filecoin/fc_job.h"
+#include "prover/stack.h"
 #include "server/circuit_registry.h"
 #include "server/journal.h"
 #include "server/metrics.h"
@@ -91,12 +91,12 @@ typedef struct svc_stage {
 #define SVC_STAGE_HASH 256
 
 struct cuzk_service {
-    cuzk_engine *engine;
-    backend *backend;                /* the prover backend ([gpus] backend, devices) */
-    cuzk_params_mgr *params;         /* every circuit's parameters, charged to the engine's budget */
-    cuzk_registry *registry;         /* its "circuit" provider ([[circuits]], synthetic-<k>) */
-    fc_srs *fc_srs;                  /* its "filecoin" provider ([srs]) */
-    pce_cache *fc_pce;               /* Filecoin PCEs ([srs] pce), NULL when off */
+    prover_stack *stack;             /* the prover backend ([gpus]), the engine, the parameter manager over
+                                        its budget (every circuit's parameters), the Filecoin parameters
+                                        ([srs]) and PCEs ([srs] pce; NULL when off): prover/stack.h */
+    cuzk_engine *engine;             /* prover_stack_engine(stack), borrowed */
+    cuzk_registry *registry;         /* the manager's "circuit" provider ([[circuits]], synthetic-<k>),
+                                        added to the stack by the service */
     uint64_t retention_ms;
     uint32_t max_jobs;
     cuzk_journal *journal;           /* [daemon] journal_dir, or NULL */

@@ -30,7 +30,7 @@ static cuzk_rpc_status check(cuzk_service *s, const Cuzk__V1__SubmitProofRequest
         return svc_fail(GRPC_STATUS_INVALID_ARGUMENT, "circuit.name is empty");
     if (!cuzk_registry_knows(s->registry, req->circuit->name)) {
         cuzk_error e;
-        cuzk_params_unknown(s->params, req->circuit->name, &e);
+        cuzk_params_unknown(prover_stack_params(s->stack), req->circuit->name, &e);
         return svc_fail(GRPC_STATUS_NOT_FOUND, "%s", e.msg);
     }
     return svc_ok();

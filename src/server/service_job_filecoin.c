@@ -65,11 +65,12 @@ static cuzk_rpc_status prepare(cuzk_service *s, svc_job *job, const Cuzk__V1__Su
     r.comm_d_new = pb_bytes(req->comm_d_new);
     cuzk_error e = {0};
     fc_job *fc = NULL;
-    cuzk_status st = fc_job_create(&r, s->fc_srs, &fc, &e);
+    cuzk_status st = fc_job_create(&r, prover_stack_fc_srs(s->stack), &fc, &e);
     free(v);
     job->src = fc;
-    if (!st && s->fc_pce)
-        st = fc_job_use_pce(fc, s->fc_pce, &e);
+    pce_cache *pce = prover_stack_pce(s->stack);
+    if (!st && pce)
+        st = fc_job_use_pce(fc, pce, &e);
     if (!st)
         fc_job_use_abc_pool(fc, cuzk_engine_abc_pool(s->engine));
     if (st)

@@ -25,8 +25,9 @@ cuzk_rpc_status cuzk_service_preload(cuzk_service *s, const Cuzk__V1__PreloadSrs
     cuzk_error e;
     bool already = false;
     uint64_t ms = 0;
-    const cuzk_params_provider *p = cuzk_params_provider_of(s->params, req->circuit_id, &e);
-    cuzk_status st = p ? cuzk_params_preload(s->params, p, req->circuit_id, &already, &ms, &e) : CUZK_E_UNSUPPORTED;
+    cuzk_params_mgr *m = prover_stack_params(s->stack);
+    const cuzk_params_provider *p = cuzk_params_provider_of(m, req->circuit_id, &e);
+    cuzk_status st = p ? cuzk_params_preload(m, p, req->circuit_id, &already, &ms, &e) : CUZK_E_UNSUPPORTED;
     if (st)
         return svc_fail(svc_params_status_code(st), "%s", e.msg);
     resp->already_loaded = already;
@@ -43,8 +44,9 @@ cuzk_rpc_status cuzk_service_evict(cuzk_service *s, const Cuzk__V1__EvictSrsRequ
     cuzk_error e;
     bool was = false;
     uint64_t freed = 0;
-    cuzk_status st = cuzk_params_provider_of(s->params, req->circuit_id, &e)
-                         ? cuzk_params_evict(s->params, req->circuit_id, &was, &freed, &e)
+    cuzk_params_mgr *m = prover_stack_params(s->stack);
+    cuzk_status st = cuzk_params_provider_of(m, req->circuit_id, &e)
+                         ? cuzk_params_evict(m, req->circuit_id, &was, &freed, &e)
                          : CUZK_E_UNSUPPORTED;
     if (st) /* in use: CUZK_E_INVALID_ARG */
         return svc_fail(st == CUZK_E_UNSUPPORTED ? GRPC_STATUS_NOT_FOUND : GRPC_STATUS_FAILED_PRECONDITION, "%s",

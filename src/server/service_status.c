@@ -123,7 +123,7 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
     /* the Filecoin circuits' parameters, after the [[circuits]] / synthetic entries */
     fc_srs_status *fs = NULL;
     size_t nf = 0;
-    if (fc_srs_list(s->fc_srs, &fs, &nf, &e)) {
+    if (fc_srs_list(prover_stack_fc_srs(s->stack), &fs, &nf, &e)) {
         snapshot_free(sn);
         return false;
     }
@@ -147,14 +147,15 @@ static bool take_snapshot(cuzk_service *s, snapshot *sn)
         d->idle_ms = fs[i].idle_ms;
     }
     free(fs);
-    sn->gpu = backend_is_gpu(s->backend);
-    uint32_t nd = backend_num_devices(s->backend);
+    backend *be = prover_stack_backend(s->stack);
+    sn->gpu = backend_is_gpu(be);
+    uint32_t nd = backend_num_devices(be);
     if (!(sn->devs = calloc(nd, sizeof *sn->devs))) {
         snapshot_free(sn);
         return false;
     }
     for (uint32_t d = 0; d < nd; d++)
-        if (!backend_device_stats_get(s->backend, d, &sn->devs[sn->n_devs], &e))
+        if (!backend_device_stats_get(be, d, &sn->devs[sn->n_devs], &e))
             sn->n_devs++;
     return true;
 }

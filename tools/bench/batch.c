@@ -21,10 +21,8 @@
 #include "bench.h"
 #include "cs/r1cs.h"
 #include "cs/wtns.h"
-#include "backends/backends.h"
-#include "backends/cpu.h"
 #include "kinds/builtin/builtin.h"
-#include "engine/engine.h"
+#include "prover/stack.h"
 
 typedef struct {
     const char *kind; /* "synthetic" or "r1cs" */
@@ -39,24 +37,6 @@ typedef struct {
     const char *row;   /* --row serial|pipeline: this process is one row of a parent's sweep */
     uint64_t rss_start; /* VmRSS when the command started */
 } batch_opts;
-
-/* The backend of o (--backend, --device) with o's threads and workers a device; NULL after a
- * message on failure. */
-static backend *open_backend(const batch_opts *o)
-{
-    backend_config bc = o->backend;
-    bc.cpu_threads = o->threads;
-    bc.workers_per_device = o->gw;
-    backend *b = NULL;
-    cuzk_error err = {0};
-    if (backend_open(&bc, &b, &err)) {
-        fprintf(stderr, "cuzk-bench batch: backend: %s\n", err.msg);
-        return NULL;
-    }
-    if (!o->quiet)
-        fprintf(stderr, "cuzk-bench batch: prover backend %s\n", backend_describe(b));
-    return b;
-}
 
 typedef struct {
     const cuzk_circuit_kind *kind;
@@ -89,8 +69,6 @@ static const void *r1cs_input(void *ctx, unsigned job)
     return &c->r1in;
 }
 
-static int circuit_load_builtin(circuit_t *c, const batch_opts *o);
-
 static const void *fc_input(void *ctx, unsigned job)
 {
     circuit_t *c = ctx;
@@ -98,33 +76,23 @@ static const void *fc_input(void *ctx, unsigned job)
     return c->fc.job; /* the same request every time */
 }
 
-/* Load o's circuit into c; the Filecoin kinds set o->partitions to the request's. The
- * memory model's base: the process after loading (the synthetic and circom parameters are
- * on the heap, resident), or for the Filecoin kinds the process before loading plus the
- * parameters' whole point cache (mapped, faulted in by the first proof's MSMs). */
-static int circuit_load(circuit_t *c, batch_opts *o)
+/* Load o's Filecoin request into c over the stack's parameters; sets o->partitions to the
+ * request's. The memory model's base: the process before loading plus the parameters' whole
+ * point cache (mapped, faulted in by the first proof's MSMs). */
+static int circuit_load_fc(circuit_t *c, batch_opts *o, fc_srs *srs)
 {
-    int r = -1;
-    memset(c, 0, sizeof *c);
-    c->ctx = c;
-    if (batch_fc_type(o->kind)) {
-        o->fc.type = batch_fc_type(o->kind);
-        o->fc.threads = o->threads;
-        if (!o->quiet)
-            fprintf(stderr, "loading the %s request and its parameters ...\n", o->kind);
-        if (batch_fc_load(&c->fc, &o->fc))
-            return -1;
-        o->partitions = fc_job_partitions(c->fc.job);
-        c->kind = fc_job_kind(c->fc.job);
-        c->params = fc_job_params(c->fc.job);
-        c->hook = fc_job_verify_hook(c->fc.job);
-        c->input = fc_input;
-        c->model_base = o->rss_start + c->fc.params_bytes;
-        return 0;
-    }
-    r = circuit_load_builtin(c, o);
-    c->model_base = bench_rss();
-    return r;
+    o->fc.type = batch_fc_type(o->kind);
+    if (!o->quiet)
+        fprintf(stderr, "loading the %s request and its parameters ...\n", o->kind);
+    if (batch_fc_load(&c->fc, &o->fc, srs))
+        return -1;
+    o->partitions = fc_job_partitions(c->fc.job);
+    c->kind = fc_job_kind(c->fc.job);
+    c->params = fc_job_params(c->fc.job);
+    c->hook = fc_job_verify_hook(c->fc.job);
+    c->input = fc_input;
+    c->model_base = o->rss_start + c->fc.params_bytes;
+    return 0;
 }
 
 static int circuit_load_builtin(circuit_t *c, const batch_opts *o)
@@ -244,42 +212,58 @@ static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint6
                      "peak_rss_bytes", (json_int_t)peak);
 }
 
-/* One engine run; returns a JSON object (NULL on failure). */
-static json_t *run_engine(const batch_opts *o, circuit_t *c)
+/* The row's proving stack (prover/stack.h): o's backend (--backend, --device; o's threads, o's
+ * gpu workers a device); for a pipeline row (serial 0) the engine (o's partition workers,
+ * lookahead, gpu workers, finalizers, --abc-pool, --budget); for the Filecoin kinds their
+ * parameters, not charged to the budget (the memory model counts them in its base), and
+ * with --pce the PCE cache, not in the background (batch_fc_use_pce), charged to the
+ * engine's budget. NULL after a message. */
+static prover_stack *stack_open(const batch_opts *o, int serial)
 {
-    backend *bk = open_backend(o);
-    if (!bk)
-        return NULL;
-    cuzk_engine_config cfg;
-    cuzk_engine_config_default(&cfg);
-    cfg.partition_workers = o->pw;
-    cfg.synthesis_lookahead = o->lookahead;
-    cfg.gpu_workers_per_device = o->gw;
-    cfg.finalizer_threads = o->finalizers;
-    cfg.backend = backend_table(bk);
-    cfg.abc_pool = o->abc_pool;
-    cfg.abc_pool_cfg.idle_ms = 0;
+    backend_config bc = o->backend;
+    bc.cpu_threads = o->threads;
+    bc.workers_per_device = o->gw;
+    cuzk_engine_config ec;
+    cuzk_engine_config_default(&ec);
+    ec.partition_workers = o->pw;
+    ec.synthesis_lookahead = o->lookahead;
+    ec.gpu_workers_per_device = o->gw;
+    ec.finalizer_threads = o->finalizers;
+    ec.abc_pool = o->abc_pool;
+    ec.abc_pool_cfg.idle_ms = 0;
     if (o->budget) {
-        cfg.memory_budget_auto = false;
-        cfg.memory_budget_bytes = o->budget;
+        ec.memory_budget_auto = false;
+        ec.memory_budget_bytes = o->budget;
     }
+    fc_srs_config sc;
+    batch_fc_srs_config(&o->fc, o->threads, &sc);
+    pce_cache_config pc = {.background = false, .record = true, .eval_threads = 1};
+    prover_stack_config cfg = {.backend = &bc, .engine = serial ? NULL : &ec,
+                               .filecoin = batch_fc_type(o->kind) ? &sc : NULL, .pce = o->pce ? &pc : NULL};
+    prover_stack *st = NULL;
     cuzk_error err = {0};
-    cuzk_engine *e;
-    if (cuzk_engine_create(&cfg, &e, &err)) {
-        fprintf(stderr, "cuzk-bench batch: engine: %s\n", err.msg);
-        backend_close(bk);
+    if (prover_stack_create(&cfg, &st, &err)) {
+        fprintf(stderr, "cuzk-bench batch: %s\n", err.msg);
         return NULL;
     }
+    if (!o->quiet)
+        fprintf(stderr, "cuzk-bench batch: prover backend %s\n", backend_describe(prover_stack_backend(st)));
+    return st;
+}
+
+/* One engine run on the stack's engine; returns a JSON object (NULL on failure). */
+static json_t *run_engine(const batch_opts *o, circuit_t *c, prover_stack *st)
+{
+    cuzk_error err = {0};
+    cuzk_engine *e = prover_stack_engine(st);
     use_pool(c, cuzk_engine_abc_pool(e));
     /* charged by the backend from create to destroy (engine/backend.h attach: a GPU
      * backend's pinned staging); the only bytes the budget may hold at the end */
     cuzk_counter_value ctr0[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, ctr0);
     const uint64_t standing = (uint64_t)ctr0[CUZK_CTR_MEMORY_USED_BYTES].current;
-    if (o->pce && batch_fc_use_pce(&c->fc, cuzk_engine_budget(e))) {
+    if (o->pce && batch_fc_use_pce(&c->fc, prover_stack_pce(st))) {
         json_decref(batch_fc_pce_stop(&c->fc));
-        cuzk_engine_destroy(e);
-        backend_close(bk);
         return NULL;
     }
     double *lat = calloc(o->count, sizeof *lat);
@@ -327,10 +311,6 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
     }
     cuzk_counter_value ctr[CUZK_COUNTER_COUNT];
     cuzk_engine_counters(e, ctr);
-    cuzk_engine_destroy(e);
-    char desc[1024];
-    snprintf(desc, sizeof desc, "%s", backend_describe(bk));
-    backend_close(bk);
     if (bad || done < o->count) {
         json_decref(pce);
         free(lat);
@@ -352,7 +332,7 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
     json_object_set_new(j, "standing_bytes", json_integer((json_int_t)standing));
-    json_object_set_new(j, "backend", json_string(desc));
+    json_object_set_new(j, "backend", json_string(backend_describe(prover_stack_backend(st))));
     json_object_set_new(j, "abc_pool", json_pack("{s:b, s:I, s:I, s:I, s:I, s:I}", "on", o->abc_pool, "peak_total_bytes",
                                                  (json_int_t)ctr[CUZK_CTR_POOL_TOTAL_BYTES].peak, "peak_in_use_bytes",
                                                  (json_int_t)ctr[CUZK_CTR_POOL_IN_USE_BYTES].peak, "created",
@@ -367,18 +347,15 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c)
 
 /* Baseline: the same proofs, one partition at a time, no pipeline (synthesize, prove_start,
  * prove_finish, verify, in sequence, all threads on each step). */
-static json_t *run_serial(const batch_opts *o, circuit_t *c)
+static json_t *run_serial(const batch_opts *o, circuit_t *c, prover_stack *st)
 {
-    backend *bk = open_backend(o);
-    if (!bk)
-        return NULL;
+    backend *bk = prover_stack_backend(st);
     const cuzk_prover_backend be = *backend_table(bk);
     cuzk_error err = {0};
     atomic_bool cancel = false;
     unsigned verified = 0;
-    if (o->pce && batch_fc_use_pce(&c->fc, NULL)) {
+    if (o->pce && batch_fc_use_pce(&c->fc, prover_stack_pce(st))) {
         json_decref(batch_fc_pce_stop(&c->fc));
-        backend_close(bk);
         return NULL;
     }
     double *lat = calloc(o->count, sizeof *lat);
@@ -404,7 +381,6 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
                 fprintf(stderr, "cuzk-bench batch: serial: %s\n", err.msg);
                 json_decref(batch_fc_pce_stop(&c->fc));
                 free(lat);
-                backend_close(bk);
                 return NULL;
             }
         }
@@ -423,7 +399,6 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c)
     json_object_set_new(r, "model", memory_model(o, c, 1, 0,
                                                  (uint64_t)json_integer_value(json_object_get(pce, "mapped_bytes"))));
     json_object_set_new(r, "pce", pce);
-    backend_close(bk);
     free(lat);
     return r;
 }
@@ -648,14 +623,40 @@ static int fc_flag(batch_fc_opts *fc, const char *a, const char *v, int *bad)
     return 1;
 }
 
+/* One row (serial 1: the serial baseline, else the pipeline) in this process: the circuit
+ * and the row's proving stack, the row, then both freed. The built-in circuits are made
+ * before the stack (the memory model's base is the process holding them, without the
+ * backend), the Filecoin request after it (its parameters come from the stack). Returns the
+ * row's JSON; NULL after a message, *load_failed set when the circuit could not be loaded. */
+static json_t *row(batch_opts *o, int serial, int *load_failed)
+{
+    circuit_t c;
+    memset(&c, 0, sizeof c);
+    c.ctx = &c;
+    int fc = batch_fc_type(o->kind) != 0;
+    *load_failed = !fc && circuit_load_builtin(&c, o);
+    if (*load_failed)
+        return NULL;
+    if (!fc)
+        c.model_base = bench_rss();
+    prover_stack *st = stack_open(o, serial);
+    json_t *r = NULL;
+    if (st && fc)
+        *load_failed = circuit_load_fc(&c, o, prover_stack_fc_srs(st));
+    if (st && !*load_failed)
+        r = serial ? run_serial(o, &c, st) : run_engine(o, &c, st);
+    batch_fc_free(&c.fc); /* the job's parameters go back before the stack goes */
+    prover_stack_destroy(st);
+    return r;
+}
+
 /* --row MODE: this process is one row of a sweep; print its JSON on stdout. */
 static int run_row(batch_opts *o)
 {
-    circuit_t c;
-    if (circuit_load(&c, o))
+    int load_failed;
+    json_t *r = row(o, !strcmp(o->row, "serial"), &load_failed);
+    if (load_failed)
         return 2;
-    json_t *r = !strcmp(o->row, "serial") ? run_serial(o, &c) : run_engine(o, &c);
-    batch_fc_free(&c.fc);
     if (!r)
         return 1;
     char *txt = json_dumps(r, JSON_COMPACT);
@@ -762,8 +763,6 @@ int bench_batch(int argc, char **argv)
         return run_row(&o);
     json_t *rows = json_array();
     int rc = 0;
-    circuit_t c;
-    memset(&c, 0, sizeof c);
     if (o.sweep) { /* every row in a process of its own, which loads the circuit itself */
         json_t *base = in_child("serial", o.pw);
         if (base)
@@ -781,9 +780,12 @@ int bench_batch(int argc, char **argv)
             p = *end == ',' ? end + 1 : end;
         }
     } else {
-        if (circuit_load(&c, &o))
+        int load_failed;
+        json_t *r = row(&o, 0, &load_failed);
+        if (load_failed) {
+            json_decref(rows);
             return 2;
-        json_t *r = run_engine(&o, &c);
+        }
         if (r)
             json_array_append_new(rows, r);
         else
@@ -835,6 +837,5 @@ int bench_batch(int argc, char **argv)
     }
     json_decref(out);
     json_decref(rows);
-    batch_fc_free(&c.fc);
     return rc;
 }

@@ -37,7 +37,13 @@ static int hex32(const char *v, const char *name, uint8_t buf[32], fc_bytes *out
     return 0;
 }
 
-int batch_fc_load(batch_fc *f, const batch_fc_opts *o)
+void batch_fc_srs_config(const batch_fc_opts *o, unsigned threads, fc_srs_config *out)
+{
+    *out = (fc_srs_config){.param_cache = o->param_cache, .cache_dir = o->cache_dir, .threads = threads,
+                           .verify_checksums = true};
+}
+
+int batch_fc_load(batch_fc *f, const batch_fc_opts *o, fc_srs *srs)
 {
     memset(f, 0, sizeof *f);
     fc_job_request *r = &f->req;
@@ -59,11 +65,8 @@ int batch_fc_load(batch_fc *f, const batch_fc_opts *o)
                                    hex32(o->comm_d_new, "--comm-d-new", f->d_new, &r->comm_d_new)))
         return -1;
     cuzk_error err = {0};
-    fc_srs_config sc = {.param_cache = o->param_cache, .cache_dir = o->cache_dir, .threads = o->threads,
-                        .verify_checksums = true};
+    f->srs = srs;
     cuzk_status st = fc_input_files_load(&f->files, o->files, o->nfiles, r, &err);
-    if (!st)
-        st = fc_srs_create(&sc, &f->srs, &err);
     if (!st)
         st = fc_job_create(r, f->srs, &f->job, &err);
     fc_srs_status *ss = NULL;
@@ -79,21 +82,29 @@ int batch_fc_load(batch_fc *f, const batch_fc_opts *o)
     return 0;
 }
 
-/* Detach the job from its PCE cache and destroy the cache (no-op without one). */
+/* Detach the job from the stack's PCE cache and unload the idle PCEs it used, so that their
+ * mappings' charge goes back to the budget (no-op without one). */
 static void pce_detach(batch_fc *f)
 {
     if (!f->pce)
         return;
-    fc_job_use_pce(f->job, NULL, &(cuzk_error){0});
-    pce_cache_destroy(f->pce);
+    cuzk_error err = {0};
+    fc_job_use_pce(f->job, NULL, &err);
+    pce_cache_status *ps = NULL;
+    size_t n = 0;
+    uint64_t freed;
+    if (pce_cache_list(f->pce, &ps, &n, &err) == CUZK_OK)
+        for (size_t i = 0; i < n; i++)
+            pce_cache_evict(f->pce, ps[i].circuit, &freed, &err);
+    free(ps);
     f->pce = NULL;
 }
 
-int batch_fc_use_pce(batch_fc *f, cuzk_budget *budget)
+int batch_fc_use_pce(batch_fc *f, pce_cache *pce)
 {
     cuzk_error err = {0};
-    pce_cache_config pc = {fc_srs_cache_dir(f->srs), budget, false, true, 1};
-    if (pce_cache_create(&pc, &f->pce, &err) || fc_job_use_pce(f->job, f->pce, &err)) {
+    f->pce = pce;
+    if (fc_job_use_pce(f->job, f->pce, &err)) {
         fprintf(stderr, "cuzk-bench batch: --pce: %s\n", err.msg);
         return -1;
     }
@@ -144,7 +155,6 @@ void batch_fc_free(batch_fc *f)
 {
     pce_detach(f);
     fc_job_free(f->job);
-    fc_srs_destroy(f->srs);
     fc_input_files_free(&f->files);
     memset(f, 0, sizeof *f);
 }

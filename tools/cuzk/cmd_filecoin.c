@@ -1,9 +1,10 @@
 /* Filecoin proofs from the command line: cuzk c2 / verify-c2 / post / verify-post / snap /
  * verify-snap. Each builds the same fc_job the daemon builds from a gRPC request
  * (kinds/filecoin/fc_job.h), then checks it (--check: CS_CHECK synthesis of every
- * partition, no parameters), proves it through the engine with the CPU backend (every
- * partition self-verified, the proof written atomically), or verifies a proof with the
- * circuit's .vk. Exit codes: 0 success / valid / satisfied, 1 invalid proof / unsatisfied,
+ * partition, no parameters), proves it through the engine of a proving stack
+ * (prover/stack.h: --backend, parameters charged to the engine's budget as in the daemon;
+ * every partition self-verified, the proof written atomically), or verifies a proof with
+ * the circuit's .vk. Exit codes: 0 success / valid / satisfied, 1 invalid proof / unsatisfied,
  * 2 bad input or error. */
 #include <errno.h>
 #include <stdio.h>
@@ -12,18 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/hex.h"
 #include "cli.h"
 #include "common/file_io.h"
-#include "cs/pce.h"
-#include "backends/backends.h"
-#include "backends/cpu.h"
-#include "kinds/builtin/builtin.h"
-#include "engine/engine.h"
-#include "kinds/filecoin/fc_job.h"
+#include "common/hex.h"
 #include "engine/log.h"
-#include "kinds/filecoin/fc_inputs.h"
 #include "groth16/bellperson_params.h"
+#include "kinds/filecoin/fc_inputs.h"
+#include "kinds/filecoin/fc_job.h"
+#include "prover/stack.h"
 #include "synth_only.h"
 
 #define MAX_FILES 4096
@@ -98,6 +95,7 @@ typedef struct {
     const char *pos[MAX_FILES];
     int npos;
     fc_input_files files; /* loaded */
+    cli_progress *pg;     /* proving: the engine's events as progress phases */
 } fc_cli;
 
 static int usage_error(const fc_cli *c, const char *fmt, const char *arg)
@@ -321,9 +319,10 @@ static int emit_bytes(FILE *f, const void *ctx)
     return fwrite(r->proofs, 1, len, f) == len ? 0 : EIO;
 }
 
-/* Engine events as progress phases (cli_progress). */
+/* Engine events as progress phases (cli_progress); ctx is the fc_cli. */
 static void prove_event(void *ctx, const cuzk_engine_event *ev)
 {
+    const fc_cli *c = ctx;
     const char *phase;
     switch (ev->type) {
     case CUZK_EV_SYNTH_START: phase = "synthesis"; break;
@@ -333,73 +332,73 @@ static void prove_event(void *ctx, const cuzk_engine_event *ev)
     case CUZK_EV_FINISH_END: phase = "self-verification"; break;
     default: return;
     }
-    cli_progress_phase(ctx, ev->partition, phase);
+    cli_progress_phase(c->pg, ev->partition, phase);
 }
 
-static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
+/* The command's proving stack (prover/stack.h). To prove: the backend (--backend, --device;
+ * --threads CPU threads), an engine of one partition worker, one prover worker a device and
+ * one finalizer, the parameters charged to its budget as in the daemon, the Filecoin
+ * parameters (--param-cache, --cache-dir; a corrupt point cache is rebuilt, as by the daemon)
+ * and with --pce the PCE cache, not in the background: the job's first use loads or records
+ * the PCE before the job starts, so that every partition uses it. To verify: the Filecoin
+ * parameters alone (only the circuit's .vk is read; no backend, no engine). */
+static cuzk_status stack_open(fc_cli *c, prover_stack **out, cuzk_error *err)
 {
-    cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
-    cuzk_error err = {0};
-    c->backend.cpu_threads = c->threads;
-    backend *be = NULL;
-    cuzk_status st = backend_open(&c->backend, &be, &err);
-    if (st) {
-        err.code = st;
-        return cli_fail(c->cmd, &err);
-    }
-    if (c->verbose)
-        fprintf(stderr, "cuzk %s: prover backend %s\n", c->cmd, backend_describe(be));
+    fc_srs_config sc = {.param_cache = c->param_cache, .cache_dir = c->cache_dir, .threads = c->threads,
+                        .verify_checksums = true};
+    prover_stack_config pc = {.filecoin = &sc};
     cuzk_engine_config ec;
-    cuzk_engine_config_default(&ec);
-    ec.partition_workers = 1;
-    ec.finalizer_threads = 1;
-    ec.gpu_workers_per_device = 1;
-    ec.backend = backend_table(be);
-    cli_progress *pg = cli_progress_start(c->cmd, fc_job_partitions(job));
-    ec.on_event = prove_event;
-    ec.event_ctx = pg;
-    cuzk_engine *e = NULL;
-    st = cuzk_engine_create(&ec, &e, &err);
-    if (st) {
-        backend_close(be);
-        cli_progress_stop(pg);
-        err.code = st;
-        return cli_fail(c->cmd, &err);
+    pce_cache_config pce = {.background = false, .record = true, .eval_threads = 1};
+    if (!c->verify) {
+        cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
+        c->backend.cpu_threads = c->threads;
+        cuzk_engine_config_default(&ec);
+        ec.partition_workers = 1;
+        ec.finalizer_threads = 1;
+        ec.gpu_workers_per_device = 1;
+        ec.on_event = prove_event;
+        ec.event_ctx = c;
+        pc.backend = &c->backend;
+        pc.engine = &ec;
+        pc.charge_params = true;
+        pc.pce = c->pce ? &pce : NULL;
     }
+    return prover_stack_create(&pc, out, err);
+}
+
+static int run_prove(fc_cli *c, prover_stack *ps, fc_job *job)
+{
+    cuzk_error err = {0};
+    cuzk_status st = CUZK_OK;
+    if (c->verbose)
+        fprintf(stderr, "cuzk %s: prover backend %s\n", c->cmd, backend_describe(prover_stack_backend(ps)));
+    c->pg = cli_progress_start(c->cmd, fc_job_partitions(job));
     /* --pce: the PCE is loaded, or recorded, here before the job starts (charged to the
      * engine's budget), so that every partition uses it */
-    pce_cache *pce = NULL;
-    if (c->pce) {
-        pce_cache_config pc = {fc_srs_cache_dir(srs), cuzk_engine_budget(e), false, true, 1};
+    pce_cache *pce = prover_stack_pce(ps);
+    if (pce) {
         double t0 = cli_now_ms();
-        st = pce_cache_create(&pc, &pce, &err);
-        if (!st)
-            st = fc_job_use_pce(job, pce, &err);
-        if (st) {
-            pce_cache_destroy(pce);
-            cuzk_engine_destroy(e);
-            backend_close(be);
-            cli_progress_stop(pg);
-            err.code = st;
-            return cli_fail(c->cmd, &err);
-        }
-        if (c->verbose) {
-            pce_cache_status *ps = NULL;
+        st = fc_job_use_pce(job, pce, &err);
+        if (!st && c->verbose) {
+            pce_cache_status *pst = NULL;
             size_t n = 0;
-            if (pce_cache_list(pce, &ps, &n, &err) == CUZK_OK)
+            if (pce_cache_list(pce, &pst, &n, &err) == CUZK_OK)
                 for (size_t i = 0; i < n; i++)
-                    fprintf(stderr, "cuzk %s: PCE %s %s (%.1f MB%s) in %.0f ms%s%s\n", c->cmd, ps[i].circuit,
-                            pce_cache_state_name(ps[i].state), ps[i].size_bytes / 1e6, ps[i].recorded ? ", recorded" : "",
-                            cli_now_ms() - t0, ps[i].error[0] ? ": " : "", ps[i].error);
-            free(ps);
+                    fprintf(stderr, "cuzk %s: PCE %s %s (%.1f MB%s) in %.0f ms%s%s\n", c->cmd, pst[i].circuit,
+                            pce_cache_state_name(pst[i].state), pst[i].size_bytes / 1e6,
+                            pst[i].recorded ? ", recorded" : "", cli_now_ms() - t0, pst[i].error[0] ? ": " : "",
+                            pst[i].error);
+            free(pst);
         }
     }
+    cuzk_engine *e = prover_stack_engine(ps);
     cuzk_job_request jr = {fc_job_kind(job), job, fc_job_params(job), fc_job_partitions(job),
                            fc_job_default_priority(fc_job_type_of(job)), fc_job_verify_hook(job)};
     uint64_t id;
     double t0 = cli_now_ms();
     cuzk_job_result res = {0};
-    st = cuzk_engine_submit(e, &jr, &id, &err);
+    if (!st)
+        st = cuzk_engine_submit(e, &jr, &id, &err);
     if (!st)
         st = cuzk_engine_wait(e, id, -1, &res, &err);
     if (!st && res.state != CUZK_JOB_DONE) {
@@ -422,10 +421,8 @@ static int run_prove(fc_cli *c, fc_srs *srs, fc_job *job)
                fc_job_pce_partitions(job));
     }
     cuzk_job_result_free(&res);
-    pce_cache_destroy(pce); /* the job has settled; the PCE's charge goes back before the budget does */
-    cuzk_engine_destroy(e);
-    backend_close(be);
-    cli_progress_stop(pg);
+    cli_progress_stop(c->pg);
+    c->pg = NULL;
     if (st) {
         err.code = st;
         return cli_fail(c->cmd, &err);
@@ -482,17 +479,14 @@ static int run(fc_cli *c, int argc, char **argv)
     cuzk_status st = load_inputs(c, &err);
     if (!st && c->out) /* proving takes minutes to hours: a bad -o is found out first */
         st = cuzk_check_writable(c->out, &err);
-    fc_srs *srs = NULL;
+    prover_stack *ps = NULL; /* proving and verifying: the parameters; --check and --synth-only need none */
     fc_job *job = NULL;
-    if (!st && !c->check && !c->synth_only) {
-        fc_srs_config sc = {.param_cache = c->param_cache, .cache_dir = c->cache_dir, .threads = c->threads,
-                            .verify_checksums = true}; /* a corrupt point cache is rebuilt, as by the daemon */
-        st = fc_srs_create(&sc, &srs, &err);
-    }
+    if (!st && !c->check && !c->synth_only)
+        st = stack_open(c, &ps, &err);
     double t0 = cli_now_ms();
     /* verifying needs only the .vk: the job is created without the proving key */
     if (!st)
-        st = fc_job_create(&c->req, c->verify ? NULL : srs, &job, &err);
+        st = fc_job_create(&c->req, c->verify || !ps ? NULL : prover_stack_fc_srs(ps), &job, &err);
     if (!st && c->verbose)
         fprintf(stderr, "cuzk %s: input parsed and validated, parameters ready in %.0f ms\n", c->cmd,
                 cli_now_ms() - t0);
@@ -506,12 +500,12 @@ static int run(fc_cli *c, int argc, char **argv)
                               c->witness_only, c->pce, c->abc_pool, c->repeats};
         r = synth_only_run(&so, job);
     } else if (c->verify) {
-        r = run_verify(c, srs, job);
+        r = run_verify(c, prover_stack_fc_srs(ps), job);
     } else {
-        r = run_prove(c, srs, job);
+        r = run_prove(c, ps, job);
     }
-    fc_job_free(job);
-    fc_srs_destroy(srs);
+    fc_job_free(job); /* its parameters and PCE go back before the stack goes */
+    prover_stack_destroy(ps);
     cleanup(c);
     return r;
 }

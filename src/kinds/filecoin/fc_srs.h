@@ -16,7 +16,9 @@
  *
  * The entries live in a parameter manager (engine/params_mgr.h): this file is its "filecoin"
  * provider (ids "porep-32g", ... as fc_circuit_id_name writes them), over the manager shared
- * with the daemon's other circuits (fc_srs_config.params) or one of its own.
+ * with the daemon's other circuits (fc_srs_config.params; prover/stack.h makes it so for the
+ * daemon, the CLI and the benchmarks) or one of its own (tests; `cuzk daemon --check-config`,
+ * which only names the files).
  *
  * Residency tiers (the proto's SRSStatus.Tier):
  *   HOT  - the point cache is mapped and its whole size is charged to the memory budget
@@ -73,8 +75,9 @@ typedef struct fc_srs_entry fc_srs_entry;
 /* Errors: CUZK_E_NOMEM (also: the manager's providers are full), the budget's reclaimer
  * limit. The strings of cfg are copied. */
 cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *err);
-/* All entries must have been released. With an own manager every entry is unloaded; with a
- * shared one the entries stay until the manager's destroy. NULL is a no-op. */
+/* All entries must have been released. Every entry is unloaded (its budget charge returned):
+ * the provider leaves a shared manager (cuzk_params_remove_provider), or the own manager is
+ * destroyed. NULL is a no-op. */
 void fc_srs_destroy(fc_srs *m);
 
 /* The parameter directory in effect (environment applied) and the cache directory. */
