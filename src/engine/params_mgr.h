@@ -35,7 +35,7 @@
 
 /* One family of parameters. The table and its ctx are borrowed by the manager until destroy. */
 typedef struct cuzk_params_provider {
-    const char *name; /* the family, for logs ("filecoin", "circuit") */
+    const char *name; /* the family of circuits it loads, for logs */
     void *ctx;
     /* True when `id` names one of this provider's entries (without loading anything). */
     bool (*claims)(void *ctx, const char *id);

@@ -3,6 +3,10 @@
 #  - check_layers.py: a clean tree passes; an upward include, an include of a test-only layer
 #    from another layer, an include between peer layers (either way), a folder in no layer
 #    and a relative ("../x/y.h") upward include each fail, naming the file and line;
+#  - check_engine_words.py: an engine with generic words only ("snapshot", "post", "GPU
+#    worker", "device") passes, as do proof families named outside the engine layer and in
+#    a layer nested under it; a proof family, a sector or a GPU runtime named in an engine
+#    file fails, naming the file, line and word; a tree without an engine layer fails;
 #  - check_no_testkit.sh: a binary linking nothing of the kit passes, one calling into the
 #    kit fails naming the symbol, and a library that defines nothing fails.
 # Usage: selftest.sh PYTHON3 CC NM
@@ -46,6 +50,32 @@ tree; printf '#include "p2/b.h"\n' >>"$tmp/t/src/p1/a.c"
 expect 1 "src/p1/a.c:3: layer p1 includes p2/b.h of" peer-up
 tree; mkdir "$tmp/t/src/other"; printf '\n' >"$tmp/t/src/other/o.c"
 expect 1 "src/other/o.c: in no layer of CUZK_LAYERS" unplaced
+
+# check_engine_words.py on an engine layer, a layer nested in it and one beside it
+etree() {
+    rm -rf "$tmp/e"; mkdir -p "$tmp/e/src/engine/sub" "$tmp/e/src/kinds"
+    printf 'set(CUZK_LAYERS engine engine/sub kinds)\n' >"$tmp/e/CMakeLists.txt"
+    printf '/* a snapshot of the GPU worker on its device; post the result */\nint x;\n' >"$tmp/e/src/engine/e.c"
+    printf '/* the PoRep kind (Filecoin) over CUDA */\n' >"$tmp/e/src/kinds/k.c"
+    printf '/* SnapDeals through OpenCL */\n' >"$tmp/e/src/engine/sub/s.c"
+}
+wexpect() { # wexpect RC TEXT-IN-OUTPUT NAME
+    out=$("$py" "$here/check_engine_words.py" "$tmp/e" 2>&1); rc=$?
+    if [ "$rc" != "$1" ] || ! grep -qF -- "$2" <<<"$out"; then
+        echo "FAIL $3: rc $rc (want $1), output: $out"; fail=1
+    else echo "ok $3"; fi
+}
+etree; wexpect 0 "1 files of the engine core name no" words-clean
+etree; printf 'int y; /* the WindowPoSt partitions */\n' >>"$tmp/e/src/engine/e.c"
+wexpect 1 'src/engine/e.c:3: names "WindowPoSt" (a proof family)' words-post
+etree; printf '#include "x.h" /* for SnapDeals */\n' >"$tmp/e/src/engine/f.h"
+wexpect 1 'src/engine/f.h:1: names "SnapDeals" (a proof family)' words-snap
+etree; printf '/* one sector */\n' >"$tmp/e/src/engine/g.c"
+wexpect 1 'src/engine/g.c:1: names "sector" (a sector)' words-sector
+etree; printf 'static int cudaMemcpy_done;\n' >"$tmp/e/src/engine/h.c"
+wexpect 1 'src/engine/h.c:1: names "cuda" (a GPU runtime)' words-runtime
+etree; printf 'set(CUZK_LAYERS kinds)\n' >"$tmp/e/CMakeLists.txt"
+wexpect 1 "no file of the engine layer" words-no-engine
 
 # check_no_testkit.sh on a two-object kit and two programs
 printf 'int kit_make_sector(void) { return 7; }\n' >"$tmp/kit.c"
