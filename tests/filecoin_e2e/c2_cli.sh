@@ -8,7 +8,8 @@
 #     before synthesis, the message naming the field (exit 2);
 #   - with test parameters: `cuzk c2 -o --pce` proves (self-verified) with its partition
 #     synthesized through the PCE it records first (a/b/c byte-identical to direct synthesis:
-#     tests/pce, fc_pce), `cuzk verify-c2` accepts the proof, rejects it with A and C swapped
+#     tests/pce, fc_pce), `cuzk verify-c2` accepts the proof (also with a parameter directory
+#     of .vk files alone, making no point cache), rejects it with A and C swapped
 #     (exit 1) and refuses a malformed one (exit 2); the output is not written when proving
 #     fails;
 #   - --miner / --sector that disagree with the C1 are refused before synthesis naming the
@@ -122,6 +123,14 @@ grep -q '"pce_partitions":1' "$tmp/c2.json" || fail "c2 did not use the PCE: $(c
 [[ $(stat -c %s "$tmp/proof.bin") == 192 ]] || fail "proof size"
 ok
 "$cuzk" verify-c2 "$c1" "$tmp/proof.bin" --param-cache "$params" >/dev/null || fail "verify-c2 of the proof"
+ok
+# verifying reads only the .vk: a parameter directory of the .vk files alone will do, and no
+# point cache is made
+mkdir "$tmp/vk-only"
+ln -s "$params"/*.vk "$tmp/vk-only/"
+"$cuzk" verify-c2 "$c1" "$tmp/proof.bin" --param-cache "$tmp/vk-only" --cache-dir "$tmp/vk-cache" >/dev/null ||
+    fail "verify-c2 with the .vk files alone"
+[[ ! -e $tmp/vk-cache ]] || fail "verify-c2 made a point cache: $(ls -R "$tmp/vk-cache")"
 ok
 # A and C swapped: valid points, wrong proof
 python3 -c "import sys; b=open(sys.argv[1],'rb').read(); open(sys.argv[2],'wb').write(b[144:192]+b[48:144]+b[0:48])" \
