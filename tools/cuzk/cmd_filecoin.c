@@ -350,7 +350,6 @@ static cuzk_status stack_open(fc_cli *c, prover_stack **out, cuzk_error *err)
     cuzk_engine_config ec;
     pce_cache_config pce = {.background = false, .record = true, .eval_threads = 1};
     if (!c->verify) {
-        cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
         c->backend.cpu_threads = c->threads;
         cuzk_engine_config_default(&ec);
         ec.partition_workers = 1;
@@ -363,11 +362,18 @@ static cuzk_status stack_open(fc_cli *c, prover_stack **out, cuzk_error *err)
         pc.charge_params = true;
         pc.pce = c->pce ? &pce : NULL;
     }
-    return prover_stack_create(&pc, out, err);
+    /* the backend's and the engine's start lines with -v only; the parameters' (loaded
+     * next, by fc_job_create) at the default level */
+    cuzk_log_level was = cuzk_log_get_level();
+    cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
+    cuzk_status st = prover_stack_create(&pc, out, err);
+    cuzk_log_set_level(was);
+    return st;
 }
 
 static int run_prove(fc_cli *c, prover_stack *ps, fc_job *job)
 {
+    cuzk_log_set_level(c->verbose ? CUZK_LOG_INFO : CUZK_LOG_WARN);
     cuzk_error err = {0};
     cuzk_status st = CUZK_OK;
     if (c->verbose)
