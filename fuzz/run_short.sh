@@ -8,7 +8,9 @@
 #      build; the latter links the real fixtures in), run the parameter and proof targets for
 #      <seconds> and the vanilla ones for <vanilla seconds> each (-max_total_time); any crash,
 #      sanitizer report or failed property (rejection without its location, non-canonical
-#      accept, accepted input not re-serialising) fails the run.
+#      accept, accepted input not re-serialising) fails the run (-error_exitcode=1: libFuzzer's
+#      default, 77, is the skip code of step 1 and ctest's SKIP_RETURN_CODE, so a finding would
+#      be reported as skipped).
 # Usage: run_short.sh <source dir> <work dir> <gen_seeds binary> <seconds>
 #                     <gen_vanilla_seeds binary> <fixtures dir> <vanilla seconds>
 set -euo pipefail
@@ -41,7 +43,7 @@ for t in params proof; do
     [[ $t == proof ]] && bin=$work/build/fuzz/fuzz_proof
     mkdir -p "$work/corpus_$t"
     echo "fuzz_short: $(basename "$bin") for ${secs}s"
-    "$bin" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$bin" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 -error_exitcode=1 \
         -artifact_prefix="$work/crash_$t-" "$work/corpus_$t" "$work/seeds/$t" 2>&1 | tail -15
 done
 # target, seed folder, largest input (the 8 MiB C1 bincode is 60,172 bytes, a 2 KiB C1 JSON
@@ -52,6 +54,7 @@ for spec in fuzz_c1_json:c1_json:141312 fuzz_c1_bincode:c1_bincode:65536 fuzz_po
     mkdir -p "$work/corpus_$t"
     echo "fuzz_short: $t for ${vsecs}s"
     "$work/build/fuzz/$t" -max_total_time="$vsecs" -max_len="$maxlen" -rss_limit_mb=2048 -print_final_stats=1 \
+        -error_exitcode=1 \
         -artifact_prefix="$work/crash_$t-" "$work/corpus_$t" "$work/vseeds/$seeds" 2>&1 | tail -15
 done
 echo "fuzz_short: ok"

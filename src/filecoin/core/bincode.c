@@ -48,7 +48,7 @@ cuzk_status fc_bin_refuse_json(fc_bin_reader *r)
             return CUZK_OK; /* binary: a bincode value that happens to start with 0x7b / 0x5b */
     }
     if (r->err)
-        cuzk_fail(r->err, CUZK_E_FORMAT, "%s is bincode, but the bytes are JSON text ('%c' at offset %zu)%s", r->what,
+        cuzk_fail(r->err, CUZK_E_FORMAT, "%s is bincode, but the bytes are JSON text ('%c' at byte offset %zu)%s", r->what,
                   r->buf[i], i, r->buf[i] == '{' ? "; a C1 output or another JSON document?" : "");
     return CUZK_E_FORMAT;
 }

@@ -40,7 +40,8 @@ cuzk_status fc_bin_fail(fc_bin_reader *r, size_t off, cuzk_status code, const ch
  * first 32 bytes all printable or white space: a bincode value starting with the byte 0x7b
  * has zero bytes among them), so that e.g. a C1 JSON given where a bincode proof belongs
  * is named as such instead of failing on a nonsense length. Errors: CUZK_E_FORMAT "<what>
- * is bincode, but the bytes are JSON text ('{' at offset N)". */
+ * is bincode, but the bytes are JSON text ('{' at byte offset N)" (the location every bincode
+ * refusal gives, as the fuzz targets require). */
 cuzk_status fc_bin_refuse_json(fc_bin_reader *r);
 
 /* Fixed-width reads. Errors: CUZK_E_FORMAT when fewer bytes are left ("truncated"). */
