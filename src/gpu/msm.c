@@ -8,7 +8,7 @@
 #include "gpu/g1_sum.h"
 #include "gpu/runtime_internal.h"
 
-#define MSM_GROUP 64        /* work-items per group of the point kernels */
+#define MSM_GROUP 64        /* work-items per group of the point kernels (kernels/msm.h MSM_REDUCE_THREADS) */
 #define MSM_SCAN_THREADS 256 /* kernels/msm.h */
 #define MSM_SCAN_TILE 1024
 #define MSM_SCAN_LEVELS 4    /* tiles of 1024: up to 2^40 counts */

@@ -31,24 +31,11 @@
 #define MSM_SCAN_TILE 1024 /* elements per work-group of msm_scan_tiles: 4 per thread */
 #define MSM_NEG 0x80000000u /* sign bit of a sorted point index: add -P */
 
-/* The point additions of the kernels below, each kept out of line: one compiled copy instead
- * of one per call site (the formulas inline a dozen unrolled field multiplications each, and
- * inlined at every site they multiply the CUDA compile time). */
-DEVICE_NOINLINE g1_xyzz_t msm_xyzz_add_(g1_xyzz_t p, g1_xyzz_t q)
-{
-    return g1_xyzz_add(p, q);
-}
-
-DEVICE_NOINLINE g1_xyzz_t msm_xyzz_madd_(g1_xyzz_t p, g1_affine_t q)
-{
-    return g1_xyzz_add_affine(p, q);
-}
-
-DEVICE_NOINLINE g1_xyzz_t msm_xyzz_dbl_(g1_xyzz_t p)
-{
-    return g1_xyzz_dbl(p);
-}
-
+/* Register budget of the point kernels (msm_accumulate, msm_bucket_fixup, msm_reduce): each
+ * inlines exactly one point addition (a dozen unrolled field multiplications) at one call
+ * site, with no out-of-line calls: on CUDA a call passing 192-byte XYZZ points by value goes
+ * through the stack (local memory), and every extra inlined site multiplies the compile time.
+ * Loops that need two different additions (msm_reduce) run them through one site. */
 /* Signed window digit w (width c <= 30) of the canonical scalar s:
  * bits [wc, wc + c) + bit (wc - 1) - 2^c bit (wc + c - 1), in [-2^(c-1), 2^(c-1)]. */
 DEVICE int msm_booth_digit(fr_t s, u32 w, u32 c)
@@ -231,7 +218,7 @@ KERNEL void msm_accumulate(GLOBAL const g1_affine_t *bases, u32 base0, GLOBAL co
             g1_affine_t p = bases[base0 + (v & ~MSM_NEG)];
             if (v & MSM_NEG)
                 p = g1_affine_neg(p);
-            acc = msm_xyzz_madd_(acc, p);
+            acc = g1_xyzz_add_affine(acc, p);
         }
         if (a == bstart && e == bend)
             buckets[key] = acc;
@@ -262,37 +249,103 @@ KERNEL void msm_bucket_fixup(GLOBAL const u32 *offs, GLOBAL const u32 *count, u3
         return; /* written whole by msm_accumulate */
     g1_xyzz_t acc = s == t0 * seg ? part_first[t0] : part_last[t0];
     for (u32 t = t0 + 1; t <= t1; t++)
-        acc = msm_xyzz_add_(acc, part_first[t]);
+        acc = g1_xyzz_add(acc, part_first[t]);
     buckets[b] = acc;
+}
+
+/* msm_reduce keeps its three running points in group-shared memory, limb-major by work-item
+ * (conflict-free banks), so only the two operands of its one addition live in registers. */
+#define MSM_REDUCE_THREADS 64 /* work-items per group of msm_reduce: the host's MSM_GROUP */
+#define MSM_XYZZ_WORDS (4 * FP_LIMBS32)
+
+DEVICE g1_xyzz_t msm_sh_get_(LOCAL const u32 *sh, u32 k, u32 t)
+{
+    g1_xyzz_t p;
+    LOCAL const u32 *q = sh + k * MSM_XYZZ_WORDS * MSM_REDUCE_THREADS + t;
+    UNROLL for (int l = 0; l < FP_LIMBS32; l++) {
+        p.x.l[l] = q[(0 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS];
+        p.y.l[l] = q[(1 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS];
+        p.zz.l[l] = q[(2 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS];
+        p.zzz.l[l] = q[(3 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS];
+    }
+    return p;
+}
+
+DEVICE void msm_sh_set_(LOCAL u32 *sh, u32 k, u32 t, g1_xyzz_t p)
+{
+    LOCAL u32 *q = sh + k * MSM_XYZZ_WORDS * MSM_REDUCE_THREADS + t;
+    UNROLL for (int l = 0; l < FP_LIMBS32; l++) {
+        q[(0 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS] = p.x.l[l];
+        q[(1 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS] = p.y.l[l];
+        q[(2 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS] = p.zz.l[l];
+        q[(3 * FP_LIMBS32 + l) * MSM_REDUCE_THREADS] = p.zzz.l[l];
+    }
 }
 
 /* Segment p < nseg of window w < windows (item w nseg + p), buckets [lo, hi) with lo = p len,
  * hi = min(lo + len, nb), bucket j of weight j + 1:
- *   out[w nseg + p] = sum_{lo <= j < hi} (j + 1) B_j = running sums + lo sum_j B_j. */
+ *   out[w nseg + p] = sum_{lo <= j < hi} (j + 1) B_j = running sums + lo sum_j B_j.
+ * Every step is one XYZZ addition x + y (g1_xyzz_add doubles equal inputs) of the points
+ * SUM, RUN, M (shared memory) and the bucket B_j:
+ *   for j = hi - 1 down to lo: SUM += B_j, RUN += SUM;
+ *   when lo > 0, M = lo SUM by double-and-add from the top bit of lo (M += M for every bit
+ *   after the top one, M += SUM for every set bit), then RUN += M.
+ * Launch with groups of MSM_REDUCE_THREADS. */
+#define MSM_R_SUM 0u
+#define MSM_R_RUN 1u
+#define MSM_R_M 2u
+#define MSM_R_BUCKET 3u
 KERNEL void msm_reduce(GLOBAL const g1_xyzz_t *buckets, u32 nb, u32 windows, u32 len, u32 nseg,
                        GLOBAL g1_jac_t *out)
 {
-    u32 id = GID;
+    LOCAL_ARRAY(u32, sh, 3 * MSM_XYZZ_WORDS * MSM_REDUCE_THREADS);
+    u32 id = GID, t = LID;
     if (id >= windows * nseg)
         return;
     u32 w = id / nseg, p = id % nseg;
     u32 lo = p * len, hi = nb - lo < len ? nb : lo + len;
     GLOBAL const g1_xyzz_t *b = buckets + (u64)w * nb;
-    g1_xyzz_t sum = g1_xyzz_infinity(), run = g1_xyzz_infinity();
-    for (u32 j = hi; j-- > lo;) {
-        sum = msm_xyzz_add_(sum, b[j]);
-        run = msm_xyzz_add_(run, sum);
-    }
-    if (lo) { /* + lo * sum, double-and-add from the top bit of lo */
-        g1_xyzz_t m = g1_xyzz_infinity();
-        for (int bit = 31; bit >= 0; bit--) {
-            m = msm_xyzz_dbl_(m);
-            if ((lo >> bit) & 1)
-                m = msm_xyzz_add_(m, sum);
+    g1_xyzz_t inf = g1_xyzz_infinity();
+    msm_sh_set_(sh, MSM_R_SUM, t, inf);
+    msm_sh_set_(sh, MSM_R_RUN, t, inf);
+    msm_sh_set_(sh, MSM_R_M, t, inf);
+    u32 nrun = 2 * (hi - lo), step = 0, j = 0;
+    u32 i = 0; /* bits of lo still to consume: bit i - 1 next */
+    while (i < 32 && (lo >> i))
+        i++;
+    u32 need_dbl = 0, tail = lo != 0;
+    for (;;) {
+        u32 xi, yi;
+        if (step < nrun) {
+            xi = (step & 1) ? MSM_R_RUN : MSM_R_SUM;
+            yi = (step & 1) ? MSM_R_SUM : MSM_R_BUCKET;
+            j = hi - 1 - (step >> 1);
+            step++;
+        } else if (i > 0) {
+            if (need_dbl) {
+                xi = MSM_R_M;
+                yi = MSM_R_M;
+                need_dbl = 0;
+            } else {
+                i--;
+                need_dbl = i > 0; /* every later bit starts with M += M */
+                if (!((lo >> i) & 1))
+                    continue;
+                xi = MSM_R_M;
+                yi = MSM_R_SUM;
+            }
+        } else if (tail) {
+            xi = MSM_R_RUN;
+            yi = MSM_R_M;
+            tail = 0;
+        } else {
+            break;
         }
-        run = msm_xyzz_add_(run, m);
+        g1_xyzz_t x = msm_sh_get_(sh, xi, t);
+        g1_xyzz_t y = yi == MSM_R_BUCKET ? b[j] : msm_sh_get_(sh, yi, t);
+        msm_sh_set_(sh, xi, t, g1_xyzz_add(x, y));
     }
-    out[id] = g1_jac_from_xyzz(run);
+    out[id] = g1_jac_from_xyzz(msm_sh_get_(sh, MSM_R_RUN, t));
 }
 
 #endif
