@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field/fp.h"
 #include "gpu/g1_sum.h"
 #include "gpu/runtime_internal.h"
 
@@ -12,8 +13,15 @@
 #define MSM_SCAN_THREADS 256 /* kernels/msm.h */
 #define MSM_SCAN_TILE 1024
 #define MSM_SCAN_LEVELS 4    /* tiles of 1024: up to 2^40 counts */
+#define MSM_SUM_GROUP 16     /* segment sums added per work-item of msm_sum_groups */
+#define MSM_HOST_SEGS 16     /* at most this many sums per window left to the host */
 #define SCALAR_BYTES 32
-#define XYZZ_BYTES (4 * sizeof(fp_t))
+
+/* The device's g1_xyzz_t (kernels/g1.h): x = X/ZZ, y = Y/ZZZ, infinity ZZ = 0 */
+typedef struct {
+    fp_t x, y, zz, zzz;
+} msm_xyzz;
+#define XYZZ_BYTES sizeof(msm_xyzz)
 
 struct gpu_msm_bases {
     gpu_device *dev;
@@ -85,6 +93,18 @@ unsigned gpu_msm_window_bits(size_t m)
     return best;
 }
 
+/* (X, Y, ZZ, ZZZ) -> Jacobian (X ZZ, Y ZZZ, ZZ), as the device's g1_jac_from_xyzz */
+static void xyzz_to_jac(g1_jac_t *r, const msm_xyzz *p)
+{
+    if (fp_is_zero(&p->zz)) {
+        g1_jac_set_infinity(r);
+        return;
+    }
+    fp_mul(&r->x, &p->x, &p->zz);
+    fp_mul(&r->y, &p->y, &p->zzz);
+    r->z = p->zz;
+}
+
 static size_t div_up(size_t a, size_t b)
 {
     return (a + b - 1) / b;
@@ -99,16 +119,16 @@ typedef struct {
     gpu_buffer *ones, *big, *ctr;
     gpu_buffer *ones_pts;       /* gathered bases of the ones, chunk capacity */
     /* Pippenger of one chunk (sized for its window and batch) */
-    gpu_buffer *count, *offs, *cursor, *keys, *vals, *buckets, *part_first, *part_last, *segs;
+    gpu_buffer *count, *offs, *cursor, *keys, *vals, *buckets, *part_first, *part_last, *segs, *segs2;
     gpu_buffer *scan_sums[MSM_SCAN_LEVELS];
-    g1_jac_t *seg_host;
+    msm_xyzz *seg_host;
     size_t seg_cap;
 } msm_ctx;
 
 static void free_pippenger(msm_ctx *c)
 {
     gpu_buffer **bufs[] = {&c->count, &c->offs, &c->cursor, &c->keys, &c->vals, &c->buckets,
-                           &c->part_first, &c->part_last, &c->segs};
+                           &c->part_first, &c->part_last, &c->segs, &c->segs2};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
         gpu_buffer_free(*bufs[i]);
         *bufs[i] = NULL;
@@ -181,7 +201,7 @@ static cuzk_status pippenger(msm_ctx *c, gpu_buffer *sbuf, uint32_t soff, uint32
     size_t runs = div_up(pairs, seg);
     /* reduction segments: about 256 work-items per compute unit over all windows */
     size_t rtarget = (size_t)(c->dev->info.compute_units ? c->dev->info.compute_units : 1) * 256;
-    size_t nseg = rtarget / windows;
+    size_t nseg = o->segments ? o->segments : rtarget / windows;
     if (nseg < 1)
         nseg = 1;
     if (nseg > nb)
@@ -189,6 +209,11 @@ static cuzk_status pippenger(msm_ctx *c, gpu_buffer *sbuf, uint32_t soff, uint32
     size_t len = div_up(nb, nseg);
     nseg = div_up(nb, len);
     size_t nsegs = windows * nseg;
+    /* the segments summed on the device down to at most MSM_HOST_SEGS a window */
+    size_t nleft = nseg;
+    unsigned rounds = 0;
+    for (; nleft > MSM_HOST_SEGS; rounds++)
+        nleft = div_up(nleft, MSM_SUM_GROUP);
 
     cuzk_status st = CUZK_OK;
     gpu_device *dev = c->dev;
@@ -203,15 +228,18 @@ static cuzk_status pippenger(msm_ctx *c, gpu_buffer *sbuf, uint32_t soff, uint32
     ALLOC(buckets, nbk * XYZZ_BYTES);
     ALLOC(part_first, runs * XYZZ_BYTES);
     ALLOC(part_last, runs * XYZZ_BYTES);
-    ALLOC(segs, nsegs * sizeof(g1_jac_t));
+    ALLOC(segs, nsegs * XYZZ_BYTES);
+    if (nseg > MSM_HOST_SEGS)
+        ALLOC(segs2, windows * div_up(nseg, MSM_SUM_GROUP) * XYZZ_BYTES);
 #undef ALLOC
-    if (!st && c->seg_cap < nsegs) {
-        g1_jac_t *p = realloc(c->seg_host, nsegs * sizeof *p);
+    size_t nhost = windows * nleft;
+    if (!st && c->seg_cap < nhost) {
+        msm_xyzz *p = realloc(c->seg_host, nhost * sizeof *p);
         if (!p)
-            st = gpu_fail(dev, err, CUZK_E_NOMEM, "%s: out of host memory for %zu segment sums", FN, nsegs);
+            st = gpu_fail(dev, err, CUZK_E_NOMEM, "%s: out of host memory for %zu segment sums", FN, nhost);
         else {
             c->seg_host = p;
-            c->seg_cap = nsegs;
+            c->seg_cap = nhost;
         }
     }
     for (size_t j0 = 0; j0 < m && !st; j0 += batch) {
@@ -251,8 +279,17 @@ static cuzk_status pippenger(msm_ctx *c, gpu_buffer *sbuf, uint32_t soff, uint32
                            gpu_arg_u32((uint32_t)len), gpu_arg_u32((uint32_t)nseg), gpu_arg_buf(c->segs)};
             st = launch(c, "msm_reduce", nsegs, MSM_GROUP, a, 6, err);
         }
+        gpu_buffer *sums = c->segs, *spare = c->segs2;
+        for (size_t nin = nseg; !st && nin > MSM_HOST_SEGS; nin = div_up(nin, MSM_SUM_GROUP)) {
+            gpu_arg a[] = {gpu_arg_buf(sums), gpu_arg_u32((uint32_t)nin), gpu_arg_u32(windows),
+                           gpu_arg_u32(MSM_SUM_GROUP), gpu_arg_buf(spare)};
+            st = launch(c, "msm_sum_groups", windows * div_up(nin, MSM_SUM_GROUP), MSM_GROUP, a, 5, err);
+            gpu_buffer *t = sums;
+            sums = spare;
+            spare = t;
+        }
         if (!st)
-            st = gpu_download(c->q, c->seg_host, c->segs, 0, nsegs * sizeof(g1_jac_t), err);
+            st = gpu_download(c->q, c->seg_host, sums, 0, nhost * XYZZ_BYTES, err);
         if (!st)
             st = gpu_queue_sync(c->q, err);
         if (st)
@@ -263,13 +300,18 @@ static cuzk_status pippenger(msm_ctx *c, gpu_buffer *sbuf, uint32_t soff, uint32
         for (unsigned w = windows; w-- > 0;) {
             for (unsigned k = 0; k < cb; k++)
                 g1_dbl(&tot, &tot);
-            for (size_t p = 0; p < nseg; p++)
-                g1_add(&tot, &tot, &c->seg_host[w * nseg + p]);
+            for (size_t p = 0; p < nleft; p++) {
+                g1_jac_t s;
+                xyzz_to_jac(&s, &c->seg_host[w * nleft + p]);
+                g1_add(&tot, &tot, &s);
+            }
         }
         g1_add(acc, acc, &tot);
         if (stats) {
             stats->batches++;
             stats->window_bits = cb;
+            stats->segments = nseg;
+            stats->sum_rounds = rounds;
         }
     }
     if (st)

@@ -86,6 +86,11 @@ typedef struct {
                              default: chosen per chunk from its count of large scalars */
     size_t max_pairs;     /* (bucket, point) pairs per sort batch, at least one scalar's
                              windows; default GPU_MSM_MAX_PAIRS */
+    size_t segments;      /* bucket segments per window of the reduction, one work-item each
+                             (at most the window's 2^(c-1) buckets); their sums are added on
+                             the device, 16 at a time, until at most 16 a window are left for
+                             the host; default: about 256 work-items per compute unit over all
+                             windows */
 } gpu_msm_opts;
 
 /* How one MSM went. */
@@ -94,6 +99,8 @@ typedef struct {
     size_t chunks;             /* rounds of classification */
     size_t batches;            /* Pippenger sort batches, over all chunks */
     unsigned window_bits;      /* c of the last Pippenger batch (0: none ran) */
+    size_t segments;           /* reduction segments per window of the last batch */
+    unsigned sum_rounds;       /* device rounds adding the segment sums in the last batch */
 } gpu_msm_stats;
 
 /* gpu_msm_g1 (device_scalars set, host_scalars NULL) or gpu_msm_g1_host (the reverse) with

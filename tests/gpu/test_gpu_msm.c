@@ -8,7 +8,8 @@
  * edge values (0, 1, 2, r - 1, r - 2, 2^k, 2^k - 1, values that fill a window), all the same
  * value. Sizes 0, 1, 2, 3, 100, 2^12 + 1, and 2^13 + 3 in chunks of 2^12 with small sort batches
  * (several chunks and batches, checked from the stats); both entry points (device and host
- * scalars), first > 0, forced window sizes 2..16. Density-filtered queries (gpu_msm_g1_indexed
+ * scalars), first > 0, forced window sizes 2..16, forced reduction segments (their sums added
+ * on the device in 0, 1 and 2 rounds). Density-filtered queries (gpu_msm_g1_indexed
  * over gpu_msm_density_index) against msm_g1_density: densities of 0..100%, witness windows at
  * an offset, several chunks. Then every argument error.
  * `--max-log N` (N >= 12) sets the largest size 2^N + 3 (tests/gpu/device-check.sh).
@@ -214,10 +215,23 @@ static void test_values(ctx *c)
         run_case(c, mix, 7, 100, NULL, "offset", NULL);
     /* every window size on a small random MSM (and edge values), including c = 16's empty buckets */
     for (unsigned w = GPU_MSM_MIN_WINDOW; w <= GPU_MSM_MAX_WINDOW; w++) {
-        gpu_msm_opts o = {0, w, 0};
+        gpu_msm_opts o = {0, w, 0, 0};
         char tag[32];
         snprintf(tag, sizeof tag, "window %u", w);
         run_case(c, w & 1 ? MIX_EDGE : MIX_RANDOM, 3, 64, &o, tag, NULL);
+    }
+    /* the reduction's segment sums added on the device in one round (c = 16 with 32 segments
+     * a window: 32 -> 2; c = 10 asked for 300, 256 of 2 buckets: 256 -> 16) and in two (c = 12
+     * with 512: 512 -> 32 -> 2), against none (4) */
+    static const struct { unsigned w, segs, rounds; } red[] = {{16, 32, 1}, {12, 512, 2}, {12, 4, 0}, {10, 300, 1}};
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
+        gpu_msm_opts o = {0, red[i].w, 0, red[i].segs};
+        gpu_msm_stats s = {0};
+        char tag[48];
+        snprintf(tag, sizeof tag, "window %u, %u segments", red[i].w, red[i].segs);
+        run_case(c, i & 1 ? MIX_EDGE : MIX_RANDOM, 5, 700, &o, tag, &s);
+        CHECK(s.sum_rounds == red[i].rounds && s.segments <= red[i].segs, "%s: %s: %u device rounds, %zu segments",
+              c->d->label, tag, s.sum_rounds, s.segments);
     }
     /* 2^12 + 1, each mix, the default plan */
     size_t mid = ((size_t)1 << 12) + 1;
@@ -230,7 +244,7 @@ static void test_values(ctx *c)
     }
     /* the large size: several chunks and several sort batches per chunk */
     size_t big = ((size_t)1 << max_log) + 3;
-    gpu_msm_opts o = {(size_t)1 << 12, 0, 2048};
+    gpu_msm_opts o = {(size_t)1 << 12, 0, 2048, 0};
     for (int mix = 0; mix < MIX_COUNT; mix++) {
         if (mix == MIX_ZERO || mix == MIX_ONE || mix == MIX_SAME)
             continue; /* covered at 2^12 + 1 */
@@ -302,7 +316,7 @@ static void test_density(ctx *c)
         for (int mix = 0; mix < MIX_COUNT; mix++)
             run_density_case(c, mix, 300, keeps[k], mix & 1 ? 5 : 0, mix & 2 ? 3 : 0, NULL, "small");
     /* several chunks (each gathers its own part of the index), a large window of scalars */
-    gpu_msm_opts o = {(size_t)1 << 10, 0, 4096};
+    gpu_msm_opts o = {(size_t)1 << 10, 0, 4096, 0};
     run_density_case(c, MIX_FILECOIN, (size_t)1 << 12, 60, 17, 1, &o, "chunked"); /* fits --max-log 12 */
     run_density_case(c, MIX_RANDOM, (size_t)1 << 12, 30, 0, 0, &o, "chunked");
     /* without an index: the scalars read in place from sfirst */
@@ -373,11 +387,11 @@ static void test_errors(ctx *c)
           "first + n past the bases: %s", err.msg);
     CHECK(gpu_msm_g1_host(q, c->bases, nb + 1, sc, 0, &r, &err) == CUZK_E_INVALID_ARG, "first past the bases: %s",
           err.msg);
-    gpu_msm_opts bad = {0, 17, 0};
+    gpu_msm_opts bad = {0, 17, 0, 0};
     CHECK(gpu_msm_g1_ex(q, c->bases, 0, NULL, sc, 1, &bad, NULL, &r, &err) == CUZK_E_INVALID_ARG &&
               strstr(err.msg, "window_bits"),
           "window 17: %s", err.msg);
-    gpu_msm_opts bad2 = {0, 0, 100};
+    gpu_msm_opts bad2 = {0, 0, 100, 0};
     CHECK(gpu_msm_g1_ex(q, c->bases, 0, NULL, sc, 1, &bad2, NULL, &r, &err) == CUZK_E_INVALID_ARG &&
               strstr(err.msg, "max_pairs"),
           "max_pairs 100: %s", err.msg);

@@ -19,7 +19,9 @@
  *                    left per run and msm_bucket_fixup adds them
  *   msm_reduce       the running-sum reduction sum_j (j + 1) B_j of each window, split into
  *                    segments of buckets: segment [lo, hi) gives sum_j (j - lo + 1) B_j plus
- *                    lo * sum_j B_j, all segments and windows combined on the host
+ *                    lo * sum_j B_j
+ *   msm_sum_groups   the segments of each window summed on the device, a group at a time,
+ *                    until a few per window are left; those and the windows combined on the host
  * Reference for the method: Pippenger's bucket method as in Bernstein et al., "Faster batch
  * forgery identification" (INDOCRYPT 2012, section 4); the sort-then-accumulate layout is that
  * of sppark's msm/pippenger.cuh (digits, sort, per-bucket sums, reduction).
@@ -296,7 +298,7 @@ DEVICE void msm_sh_set_(LOCAL u32 *sh, u32 k, u32 t, g1_xyzz_t p)
 #define MSM_R_M 2u
 #define MSM_R_BUCKET 3u
 KERNEL void msm_reduce(GLOBAL const g1_xyzz_t *buckets, u32 nb, u32 windows, u32 len, u32 nseg,
-                       GLOBAL g1_jac_t *out)
+                       GLOBAL g1_xyzz_t *out)
 {
     LOCAL_ARRAY(u32, sh, 3 * MSM_XYZZ_WORDS * MSM_REDUCE_THREADS);
     u32 id = GID, t = LID;
@@ -345,7 +347,25 @@ KERNEL void msm_reduce(GLOBAL const g1_xyzz_t *buckets, u32 nb, u32 windows, u32
         g1_xyzz_t y = yi == MSM_R_BUCKET ? b[j] : msm_sh_get_(sh, yi, t);
         msm_sh_set_(sh, xi, t, g1_xyzz_add(x, y));
     }
-    out[id] = g1_jac_from_xyzz(msm_sh_get_(sh, MSM_R_RUN, t));
+    out[id] = msm_sh_get_(sh, MSM_R_RUN, t);
+}
+
+/* The segment sums of each window added on the device, g at a time: for w < windows and
+ * k < nout = ceil(nin / g), out[w nout + k] = sum of in[w nin + i] over k g <= i < min((k + 1) g, nin).
+ * The host repeats it until a few sums per window are left (msm_reduce's segments, thousands
+ * per window on a large device, are otherwise each one host addition). */
+KERNEL void msm_sum_groups(GLOBAL const g1_xyzz_t *in, u32 nin, u32 windows, u32 g, GLOBAL g1_xyzz_t *out)
+{
+    u32 id = GID, nout = (nin + g - 1) / g;
+    if (id >= windows * nout)
+        return;
+    u32 w = id / nout, k = id % nout;
+    u32 lo = k * g, hi = nin - lo < g ? nin : lo + g;
+    GLOBAL const g1_xyzz_t *v = in + (u64)w * nin;
+    g1_xyzz_t acc = v[lo];
+    for (u32 i = lo + 1; i < hi; i++)
+        acc = g1_xyzz_add(acc, v[i]);
+    out[id] = acc;
 }
 
 #endif
