@@ -233,6 +233,10 @@ cuzk_rpc_status cuzk_service_status(cuzk_service *s, Cuzk__V1__GetStatusResponse
         d->bases_bytes = x->bases_bytes;
         d->bases_budget_bytes = x->bases_budget_bytes;
         d->staging_bytes = x->staging_bytes;
+        d->scalar_upload_bytes = x->scalar_upload_bytes;
+        d->abc_direct_bytes = x->abc_direct_bytes;
+        d->abc_staged_bytes = x->abc_staged_bytes;
+        d->abc_registered_bytes = x->abc_registered_bytes;
         d->bases_resident = x->bases_resident;
         d->bases_evictions = x->bases_evictions;
         resp->devices[resp->n_devices++] = d;
@@ -381,6 +385,10 @@ char *cuzk_service_metrics_text(cuzk_service *s)
         {"cuzk_device_bases_evictions_total", "Parameter sets dropped for another circuit (LRU).", "counter"},
         {"cuzk_device_memory_free_bytes", "Free device memory the runtime reports (absent where it cannot tell).", "gauge"},
         {"cuzk_device_staging_bytes", "Pinned host staging of the device's workers.", "gauge"},
+        {"cuzk_device_scalar_upload_bytes_total", "Witness scalars uploaded for the L, A and B_G1 MSMs.", "counter"},
+        {"cuzk_device_abc_direct_bytes_total", "a/b/c uploaded straight from registered a/b/c pool buffers.", "counter"},
+        {"cuzk_device_abc_staged_bytes_total", "a/b/c uploaded through the pinned staging.", "counter"},
+        {"cuzk_device_abc_registered_bytes", "a/b/c pool buffers registered with the devices now.", "gauge"},
     };
     for (size_t m = 0; m < sizeof dm / sizeof dm[0]; m++) {
         fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", dm[m].name, dm[m].help, dm[m].name, dm[m].type);
@@ -389,7 +397,9 @@ char *cuzk_service_metrics_text(cuzk_service *s)
             double v[] = {x->busy_ns / 1e9, x->in_flight, (double)x->partitions, (double)x->failures,
                           (double)x->fallbacks, (double)x->mem_total_bytes, (double)x->bases_bytes,
                           (double)x->bases_budget_bytes, (double)x->bases_evictions, (double)x->mem_free_bytes,
-                          (double)x->staging_bytes};
+                          (double)x->staging_bytes, (double)x->scalar_upload_bytes,
+                          (double)x->abc_direct_bytes, (double)x->abc_staged_bytes,
+                          (double)x->abc_registered_bytes};
             if (x->mem_free_bytes == BACKEND_MEM_UNKNOWN && !strcmp(dm[m].name, "cuzk_device_memory_free_bytes"))
                 continue; /* the runtime cannot tell (OpenCL) */
             fprintf(f, "%s{device=\"%u\",name=\"%s\"} %.17g\n", dm[m].name, i, x->label, v[m]);
@@ -499,18 +509,25 @@ char *cuzk_service_status_json(cuzk_service *s)
     json_t *devs = json_array();
     for (uint32_t i = 0; i < sn.n_devs; i++) {
         const backend_device_stats *x = &sn.devs[i];
-        json_array_append_new(devs, json_pack("{s:i,s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I}", "ordinal", (int)i,
-                                              "name", x->label, "backend", sn.gpu ? "gpu" : "cpu", "busy_secs",
-                                              x->busy_ns / 1e9, "queue_depth", (int)x->in_flight, "partitions",
-                                              (json_int_t)x->partitions, "failures", (json_int_t)x->failures,
-                                              "cpu_fallbacks", (json_int_t)x->fallbacks, "mem_total_bytes",
-                                              (json_int_t)x->mem_total_bytes, "mem_free_bytes",
-                                              (json_int_t)(x->mem_free_bytes == BACKEND_MEM_UNKNOWN ? 0 : x->mem_free_bytes),
-                                              "staging_bytes", (json_int_t)x->staging_bytes,
-                                              "bases_bytes", (json_int_t)x->bases_bytes,
-                                              "bases_budget_bytes", (json_int_t)x->bases_budget_bytes,
-                                              "bases_resident", (int)x->bases_resident, "bases_evictions",
-                                              (json_int_t)x->bases_evictions));
+        json_t *o = json_pack("{s:i,s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I}", "ordinal", (int)i,
+                              "name", x->label, "backend", sn.gpu ? "gpu" : "cpu", "busy_secs",
+                              x->busy_ns / 1e9, "queue_depth", (int)x->in_flight, "partitions",
+                              (json_int_t)x->partitions, "failures", (json_int_t)x->failures,
+                              "cpu_fallbacks", (json_int_t)x->fallbacks, "mem_total_bytes",
+                              (json_int_t)x->mem_total_bytes, "mem_free_bytes",
+                              (json_int_t)(x->mem_free_bytes == BACKEND_MEM_UNKNOWN ? 0 : x->mem_free_bytes),
+                              "staging_bytes", (json_int_t)x->staging_bytes,
+                              "bases_bytes", (json_int_t)x->bases_bytes,
+                              "bases_budget_bytes", (json_int_t)x->bases_budget_bytes,
+                              "bases_resident", (int)x->bases_resident, "bases_evictions",
+                              (json_int_t)x->bases_evictions);
+        if (o) {
+            json_object_set_new(o, "scalar_upload_bytes", json_integer((json_int_t)x->scalar_upload_bytes));
+            json_object_set_new(o, "abc_direct_bytes", json_integer((json_int_t)x->abc_direct_bytes));
+            json_object_set_new(o, "abc_staged_bytes", json_integer((json_int_t)x->abc_staged_bytes));
+            json_object_set_new(o, "abc_registered_bytes", json_integer((json_int_t)x->abc_registered_bytes));
+            json_array_append_new(devs, o);
+        }
     }
     json_object_set_new(root, "devices", devs);
     if (s->journal) {

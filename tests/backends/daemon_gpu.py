@@ -3,8 +3,9 @@
 CI; exit 77, a skip, where there is no OpenCL device), over gRPC (Python grpcio client built
 from the repository's .proto):
   - the daemon logs the backend and its device; GetStatus lists the prover workers on that
-    device and one DeviceStatus with busy time, queue depth and resident bases; /metrics and
-    /status carry the same per device;
+    device and one DeviceStatus with busy time, queue depth, resident bases and the uploads
+    (a/b/c of both partitions straight from the engine's a/b/c pool, the domains' bytes; the
+    witness scalars); /metrics and /status carry the same per device;
   - the demo's 2 KiB PoRep (Curio's envelope) and WinningPoSt COMPLETED through the device,
     each proof accepted by the CLI verifier (a separate process reading only the .vk) and,
     with the same fixed r, s (the CUZK_TEST_FIXED_RS test hook), byte-identical to the proof
@@ -18,7 +19,7 @@ from the repository's .proto):
   - [gpus] errors refuse to start naming the key: an unknown backend, a device that does
     not exist, a device list with a repeat.
 Prints "N passed, N failed"."""
-import json, os, subprocess, sys, time
+import json, os, re, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
 import daemon_lib as lib  # noqa: E402
@@ -145,16 +146,32 @@ check(dv.bases_resident == 2 and dv.bases_bytes > 0 and dv.bases_bytes <= dv.bas
       dv.mem_total_bytes > 0, "resident bases of porep-2k and winning-2k: %s" % dv)
 check(dv.staging_bytes in (STAGING // 2, STAGING),
       "pinned staging of the workers that ran (32 MiB each): %d bytes" % dv.staging_bytes)
+# a, b, c of the two partitions, 32 bytes a domain point each (domains 2^22 and 2^17 of PoRep and
+# WinningPoSt 2 KiB, docs/circuits.md), from the engine's a/b/c pool ([memory] abc_pool, on by
+# default): straight from its registered buffers
+ABC = 3 * 32 * ((1 << 22) + (1 << 17))
+check(dv.abc_direct_bytes + dv.abc_staged_bytes == ABC and dv.abc_direct_bytes > 0,
+      "a/b/c uploads: direct %d + staged %d bytes, expected %d in all" % (dv.abc_direct_bytes, dv.abc_staged_bytes, ABC))
+check(dv.scalar_upload_bytes > 0 and dv.scalar_upload_bytes % 32 == 0,
+      "witness scalars uploaded: %d bytes" % dv.scalar_upload_bytes)
 check(len(st.gpus) == 2 and all("opencl:0" in g.name and g.vram_total_bytes == dv.mem_total_bytes for g in st.gpus),
       "two prover workers on the device: %s" % [g.name for g in st.gpus])
 code, text = d.http("/metrics")
 check(code == 200 and 'cuzk_device_bases_bytes{device="0",name="opencl:0' in text and
       "cuzk_device_busy_seconds_total" in text and "cuzk_device_queue_depth" in text and
       'cuzk_device_staging_bytes{device="0",name="opencl:0' in text and
+      re.search(r'^cuzk_device_abc_direct_bytes_total\{device="0",name="opencl:0[^}]*\} %d$' % dv.abc_direct_bytes,
+                text, re.M) and
+      re.search(r'^cuzk_device_scalar_upload_bytes_total\{device="0",name="opencl:0[^}]*\} %d$' %
+                dv.scalar_upload_bytes, text, re.M) and
+      'cuzk_device_abc_staged_bytes_total{device="0"' in text and
+      'cuzk_device_abc_registered_bytes{device="0"' in text and
       "cuzk_device_memory_free_bytes{" not in text, "/metrics per device (no free memory sample: OpenCL cannot tell)")
 code, text = d.http("/status")
 sd = json.loads(text)["devices"][0] if code == 200 else {}
 check(sd.get("bases_resident") == 2 and sd.get("staging_bytes") == dv.staging_bytes and
+      sd.get("abc_direct_bytes") == dv.abc_direct_bytes and sd.get("abc_staged_bytes") == dv.abc_staged_bytes and
+      sd.get("scalar_upload_bytes") == dv.scalar_upload_bytes and "abc_registered_bytes" in sd and
       sd.get("mem_free_bytes") == 0 and sd.get("mem_total_bytes") == dv.mem_total_bytes, "/status devices: %s" % sd)
 d.stop()
 

@@ -116,6 +116,11 @@ names = [g.name for g in st.gpus]
 check(len(st.gpus) == 2 and len(set(names)) == 2 and all(g.ordinal == 0 for g in st.gpus) and
       names[1] == "cpu device 0, prover worker 1", "prover workers named distinctly: %s" % names)
 check(any(s.circuit_id == "broken" and s.tier == pb.SRSStatus.COLD for s in st.loaded_srs), "configured circuit COLD")
+# the CPU backend's one device: no memory, staging or uploads (a GPU backend's, tests/backends/daemon_gpu.py)
+check(len(st.devices) == 1 and st.devices[0].name == "cpu" and st.devices[0].backend == "cpu" and
+      all(getattr(st.devices[0], f) == 0 for f in ("mem_total_bytes", "staging_bytes", "scalar_upload_bytes",
+                                                   "abc_direct_bytes", "abc_staged_bytes", "abc_registered_bytes")),
+      "GetStatus devices: %s" % st.devices)
 
 r = c.call("Prove", pb.ProveRequest(submit=synth(6, 7, 2, "p1"))).result
 check(r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 384 and r.verified_partitions == 2,
@@ -327,6 +332,9 @@ check(code == 200 and js["counters"]["total_cancelled"] == 2 and "buffers" in js
       "/status JSON")
 code, body = d.http("/metrics")
 check(code == 200 and "cuzk_proof_prove_seconds_bucket" in body, "/metrics")
+check(all('\n%s{device="0",name="cpu"} 0\n' % m in body for m in (
+    "cuzk_device_scalar_upload_bytes_total", "cuzk_device_abc_direct_bytes_total", "cuzk_device_abc_staged_bytes_total",
+    "cuzk_device_abc_registered_bytes")), "/metrics: the CPU device's upload counters at 0")
 # the flight counters by unit: cuzk_pipeline_partitions holds only the six partition stages,
 # the reserved bytes and the a/b/c pool's bytes have names of their own (values as /status)
 stages = re.findall(r'^cuzk_pipeline_partitions\{counter="([a-z_]+)"\} ', body, re.M)
@@ -428,7 +436,8 @@ rc, out, err = bench(addr, "status")
 workers = re.findall(r"^worker (\d+) \(device (\d+)\): (.*)$", out, re.M)
 check(rc == 0 and [w[0] for w in workers] == ["0", "1"] and len(set(w[2] for w in workers)) == 2 and
       "completed: 4" in out, "bench status workers: %r" % out)
-check(re.search(r"^device 0 cpu \(cpu\): memory 0 bytes, free 0, bases 0 / 0 bytes \(0 resident\), staging 0 bytes",
+check(re.search(r"^device 0 cpu \(cpu\): memory 0 bytes, free 0, bases 0 / 0 bytes \(0 resident\), staging 0 bytes, "
+                r"busy \d+ ms, queue 0, uploads: a/b/c direct 0 / staged 0 bytes \(0 registered\), scalars 0 bytes$",
                 out, re.M), "bench status: the CPU backend's one device: %r" % out)
 rc, out, err = bench(addr, "preload", "-c", "synthetic-4")
 check(rc == 0 and "synthetic-4: loaded in" in out, "bench preload: %r %r" % (out, err))

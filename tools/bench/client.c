@@ -346,9 +346,12 @@ static int simple(client *c, const char *addr, const char *cmd, const char *circ
             for (size_t i = 0; i < s->n_devices; i++) { /* free 0: the runtime cannot tell */
                 const Cuzk__V1__DeviceStatus *d = s->devices[i];
                 printf("device %u %s (%s): memory %" PRIu64 " bytes, free %" PRIu64 ", bases %" PRIu64 " / %" PRIu64
-                       " bytes (%u resident), staging %" PRIu64 " bytes, busy %" PRIu64 " ms, queue %u\n",
+                       " bytes (%u resident), staging %" PRIu64 " bytes, busy %" PRIu64 " ms, queue %u, uploads: "
+                       "a/b/c direct %" PRIu64 " / staged %" PRIu64 " bytes (%" PRIu64 " registered), scalars %" PRIu64
+                       " bytes\n",
                        d->ordinal, d->name, d->backend, d->mem_total_bytes, d->mem_free_bytes, d->bases_bytes,
-                       d->bases_budget_bytes, d->bases_resident, d->staging_bytes, d->busy_ms, d->queue_depth);
+                       d->bases_budget_bytes, d->bases_resident, d->staging_bytes, d->busy_ms, d->queue_depth,
+                       d->abc_direct_bytes, d->abc_staged_bytes, d->abc_registered_bytes, d->scalar_upload_bytes);
             }
             for (size_t i = 0; i < s->n_loaded_srs; i++) {
                 const ProtobufCEnumValue *tv =

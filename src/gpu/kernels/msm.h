@@ -33,11 +33,20 @@
 #define MSM_SCAN_TILE 1024 /* elements per work-group of msm_scan_tiles: 4 per thread */
 #define MSM_NEG 0x80000000u /* sign bit of a sorted point index: add -P */
 
-/* Register budget of the point kernels (msm_accumulate, msm_bucket_fixup, msm_reduce): each
- * inlines exactly one point addition (a dozen unrolled field multiplications) at one call
- * site, with no out-of-line calls: on CUDA a call passing 192-byte XYZZ points by value goes
- * through the stack (local memory), and every extra inlined site multiplies the compile time.
- * Loops that need two different additions (msm_reduce) run them through one site. */
+/* The point additions of the kernels below: each kernel calls one of them at exactly one site
+ * (loops that need two different additions, as msm_reduce's, run them through one site), so
+ * CUDA inlines one copy per kernel -- no call passing 192-byte XYZZ points by value through
+ * the stack -- and OpenCL compiles one shared copy (DEVICE_SHARED). */
+DEVICE_SHARED g1_xyzz_t msm_xyzz_add_(g1_xyzz_t p, g1_xyzz_t q)
+{
+    return g1_xyzz_add(p, q);
+}
+
+DEVICE_SHARED g1_xyzz_t msm_xyzz_madd_(g1_xyzz_t p, g1_affine_t q)
+{
+    return g1_xyzz_add_affine(p, q);
+}
+
 /* Signed window digit w (width c <= 30) of the canonical scalar s:
  * bits [wc, wc + c) + bit (wc - 1) - 2^c bit (wc + c - 1), in [-2^(c-1), 2^(c-1)]. */
 DEVICE int msm_booth_digit(fr_t s, u32 w, u32 c)
@@ -220,7 +229,7 @@ KERNEL void msm_accumulate(GLOBAL const g1_affine_t *bases, u32 base0, GLOBAL co
             g1_affine_t p = bases[base0 + (v & ~MSM_NEG)];
             if (v & MSM_NEG)
                 p = g1_affine_neg(p);
-            acc = g1_xyzz_add_affine(acc, p);
+            acc = msm_xyzz_madd_(acc, p);
         }
         if (a == bstart && e == bend)
             buckets[key] = acc;
@@ -251,7 +260,7 @@ KERNEL void msm_bucket_fixup(GLOBAL const u32 *offs, GLOBAL const u32 *count, u3
         return; /* written whole by msm_accumulate */
     g1_xyzz_t acc = s == t0 * seg ? part_first[t0] : part_last[t0];
     for (u32 t = t0 + 1; t <= t1; t++)
-        acc = g1_xyzz_add(acc, part_first[t]);
+        acc = msm_xyzz_add_(acc, part_first[t]);
     buckets[b] = acc;
 }
 
@@ -345,7 +354,7 @@ KERNEL void msm_reduce(GLOBAL const g1_xyzz_t *buckets, u32 nb, u32 windows, u32
         }
         g1_xyzz_t x = msm_sh_get_(sh, xi, t);
         g1_xyzz_t y = yi == MSM_R_BUCKET ? b[j] : msm_sh_get_(sh, yi, t);
-        msm_sh_set_(sh, xi, t, g1_xyzz_add(x, y));
+        msm_sh_set_(sh, xi, t, msm_xyzz_add_(x, y));
     }
     out[id] = msm_sh_get_(sh, MSM_R_RUN, t);
 }
@@ -364,7 +373,7 @@ KERNEL void msm_sum_groups(GLOBAL const g1_xyzz_t *in, u32 nin, u32 windows, u32
     GLOBAL const g1_xyzz_t *v = in + (u64)w * nin;
     g1_xyzz_t acc = v[lo];
     for (u32 i = lo + 1; i < hi; i++)
-        acc = g1_xyzz_add(acc, v[i]);
+        acc = msm_xyzz_add_(acc, v[i]);
     out[id] = acc;
 }
 

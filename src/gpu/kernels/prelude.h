@@ -12,6 +12,9 @@
  *                     (__local / __shared__; at kernel scope only, as OpenCL requires)
  *   DEVICE            a device function (static inline; CUDA: static __device__ inline, nvcc decides)
  *   DEVICE_NOINLINE   a device function the compiler should keep out of line (code size)
+ *   DEVICE_SHARED     a long device function called from several kernels: one out-of-line copy
+ *                     on OpenCL (the run-time build compiles it once), inlined on CUDA (where a
+ *                     call passing structs by value goes through the stack, in local memory)
  *   UNROLL            ask for a fully unrolled loop (constant trip count)
  *   GID, LID, GROUP_ID, GROUP_SIZE, NUM_GROUPS   1-D work-item / thread indices (u32)
  *   BARRIER_LOCAL()   work-group barrier with a local-memory fence (__syncthreads)
@@ -41,6 +44,7 @@ typedef ulong u64;
 #define LOCAL_ARRAY(T, name, n) __local T name[n]
 #define DEVICE static inline
 #define DEVICE_NOINLINE static __attribute__((noinline))
+#define DEVICE_SHARED static __attribute__((noinline))
 #define GID ((u32)get_global_id(0))
 #define LID ((u32)get_local_id(0))
 #define GROUP_ID ((u32)get_group_id(0))
@@ -62,6 +66,7 @@ typedef unsigned long long u64;
 #define LOCAL_ARRAY(T, name, n) __shared__ T name[n]
 #define DEVICE static __device__ inline
 #define DEVICE_NOINLINE static __device__ __noinline__
+#define DEVICE_SHARED static __device__ __forceinline__
 #define GID ((u32)(blockIdx.x * blockDim.x + threadIdx.x))
 #define LID ((u32)threadIdx.x)
 #define GROUP_ID ((u32)blockIdx.x)
