@@ -21,13 +21,22 @@
 /* Estimated memory working set of one partition, in bytes. abc_bytes is the share that is
  * freed when release_abc runs (the a/b/c vectors), total_bytes - abc_bytes stays until
  * prove_finish returns (witness, density, prover scratch). 0 < total, abc <= total.
- * resident_bytes (per job, not per partition) are budget bytes the job's input itself holds
- * while the job runs and that cannot give way (e.g. proving parameters the job uses and that no other job may evict); 0
- * when none. The submit refuses a job whose partition cannot fit beside them. */
+ * total_bytes is what the budget reserves: an upper bound, with whatever safety margin the
+ * kind adds where a size is only known after synthesis. What a memory model predicts peak
+ * RSS from (cuzk-bench batch), without that margin: expected_bytes, the working set of a
+ * partition being proved (abc <= expected <= total), and synthesized_bytes, what a
+ * synthesized partition holds before the prover takes it (a/b/c and witness; abc <=
+ * synthesized <= expected); 0 means total_bytes for either. The engine reads only total
+ * and abc. resident_bytes (per job, not per partition) are budget bytes
+ * the job's input itself holds while the job runs and that cannot give way (e.g. proving
+ * parameters the job uses and that no other job may evict); 0 when none. The submit
+ * refuses a job whose partition cannot fit beside them. */
 typedef struct {
     uint64_t total_bytes;
     uint64_t abc_bytes;
     uint64_t resident_bytes;
+    uint64_t expected_bytes;
+    uint64_t synthesized_bytes;
 } cuzk_partition_estimate;
 
 typedef struct cuzk_circuit_kind {

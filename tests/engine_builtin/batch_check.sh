@@ -25,6 +25,23 @@ check "queued never exceeds the channel capacity" \
 check "pw=3 reaches 2+ permits (the pipeline overlaps)" \
   '[[ $(jq ".sweep[3].peak_permits_held" <<<"$json") -ge 2 ]]'
 
+# the memory model against the measured peak RSS: 2^16 rows (a/b/c 6 MiB a partition, from
+# the pool), 2 partitions x 3 proofs, 2 in flight, the serial row and pw = 2. Each row's peak
+# counts from its first proof (the test parameters' setup before it peaks higher: reported
+# apart as load_peak_rss_bytes), and the model adds what opening the backend mapped (an
+# OpenCL platform probe may map a compiler); every row within 10% of the model.
+out=$("$bench" batch --kind synthetic --log-constraints 16 --partitions 2 --count 3 -j 2 --lookahead 1 \
+  --threads 2 --sweep-pw 2 --abc-pool --json --quiet 2>/dev/null)
+rc=$?
+json=$(tail -n 1 <<<"$out")
+check "model sweep exits 0 (got $rc)" '[[ $rc -eq 0 ]]'
+check "every row's peak RSS counts from its first proof, the load's peak reported apart" \
+  '[[ $(jq "[.sweep[] | select(.peak_rss_reset and .load_peak_rss_bytes > 0)] | length" <<<"$json") -eq 2 ]]'
+check "the model: one whole partition (serial), 2 + 2 + 1 = 5 capped at the 4 in flight (pw 2)" \
+  '[[ $(jq -c "[.sweep[] | .model | [.whole_partitions, .proving_partitions]]" <<<"$json") == "[[1,1],[4,1]]" ]]'
+check "measured peak RSS within 10% of the model in every row ($(jq -c "[.sweep[] | .peak_rss_bytes / .model.peak_rss_bytes]" <<<"$json"))" \
+  '[[ $(jq "[.sweep[] | .peak_rss_bytes / .model.peak_rss_bytes | select(. > 0.9 and . < 1.1)] | length" <<<"$json") -eq 2 ]]'
+
 # a budget too small for one partition fails at submit with a clear error, nothing leaks
 out=$("$bench" batch --kind synthetic --log-constraints 8 --partitions 1 --count 1 --budget 1000 --json --quiet 2>&1)
 rc=$?

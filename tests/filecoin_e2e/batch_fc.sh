@@ -3,9 +3,9 @@
 #  - PoRep C2 of a sealed 2 KiB sector's C1 (gen-vanilla), --sweep-pw 1,2 with the a/b/c pool:
 #    a serial row and two pipeline rows, each from a fresh process; every partition proof
 #    verified; the rows' fields (s/proof, latency, peak RSS, peak flight counters, pool
-#    bytes, the model's peak RSS); the pool's one buffer and the model's a/b/c share are
-#    3 x 32 bytes x the circuit's domain (the next power of two of constraints + inputs, from
-#    circuit-info); every counter at zero at the end;
+#    bytes, the model's peak RSS and its partition figures in order); the pool's one buffer
+#    and the model's a/b/c share are 3 x 32 bytes x the circuit's domain (the next power of
+#    two of constraints + inputs, from circuit-info); every counter at zero at the end;
 #  - WinningPoSt 2 KiB from a vanilla proof file, one in-process run without the pool; then
 #    --sweep-pw 1 --pce: the serial row records the PCE into the cache directory (the file
 #    appears there), the pipeline row maps it; every partition of both rows synthesized
@@ -47,6 +47,8 @@ check "the pool mapped one buffer of 3 x 32 x $domain bytes" \
   '[[ $(jq "[.sweep[1:][] | .abc_pool | select(.on and .created == 1 and .reused == 0 and .peak_total_bytes == $abc)] | length" <<<"$json") -eq 2 ]]'
 check "the model: a/b/c share $abc, one whole partition (serial) or the pipeline's bound, peak above its base" \
   '[[ $(jq "[.sweep[] | .model | select(.partition_abc_bytes == $abc and .partition_bytes > $abc and .whole_partitions == 1 and .peak_rss_bytes > .base_bytes)] | length" <<<"$json") -eq 3 ]]'
+check "the model: a/b/c < synthesized (a/b/c and witness) < expected (and the prover's) <= the budget's reservation" \
+  '[[ $(jq "[.sweep[] | .model | select(.partition_abc_bytes < .partition_synthesized_bytes and .partition_synthesized_bytes < .partition_bytes and .partition_bytes <= .partition_reserved_bytes)] | length" <<<"$json") -eq 3 ]]'
 
 "$bench" gen-vanilla winning-post --registered-proof 0 --format bincode -o "$tmp/win.bin" >/dev/null
 R=0303030303030303030303030303030303030303030303030303030303030303

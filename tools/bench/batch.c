@@ -3,7 +3,7 @@
  * peak of every flight counter, the a/b/c pool's figures and the memory model's peak RSS
  * beside the measured one. --sweep-pw runs one configuration per partition_workers value,
  * each in a fresh process (cuzk-bench executed again with --row: its peak RSS is the
- * child's own, from getrusage), plus a "serial" baseline row that proves the same
+ * child's own, from getrusage, counted from its first proof on), plus a "serial" baseline row that proves the same
  * partitions one at a time without the pipeline. Kinds: the built-in synthetic circuit, a
  * circom circuit, and real Filecoin proofs (batch_fc.h), those optionally synthesized through
  * their PCE (--pce). */
@@ -54,6 +54,7 @@ typedef struct {
     builtin_synthetic_input *synin;
     batch_fc fc;          /* fc.job set for the Filecoin kinds */
     uint64_t model_base;  /* the memory model's resident bytes before any partition */
+    uint64_t stack_rss;   /* what opening the row's proving stack added to the RSS */
 } circuit_t;
 
 static const void *synthetic_input(void *ctx, unsigned job)
@@ -171,6 +172,26 @@ static void progress(const batch_opts *o, unsigned done, unsigned total)
         fputc('\n', stderr);
 }
 
+/* The row's peak RSS counts from here, when its first proof is about to start: the load
+ * before it (parameters read, a missing point cache built, a PCE recorded, a synthetic
+ * circuit's test parameters made) keeps what it holds but not its transient peak, which the
+ * row reports apart ("load_peak_rss_bytes"). *reset: whether the kernel took the reset. */
+static uint64_t peak_rss_restart(bool *reset)
+{
+    uint64_t load_peak = bench_peak_rss();
+    *reset = bench_reset_peak_rss();
+    return load_peak;
+}
+
+/* The row's peak RSS fields (peak_rss_bytes: since peak_rss_restart, or since the process
+ * started where the reset was refused). */
+static void set_peak_rss(json_t *row, uint64_t load_peak, bool reset)
+{
+    json_object_set_new(row, "peak_rss_bytes", json_integer((json_int_t)bench_peak_rss()));
+    json_object_set_new(row, "load_peak_rss_bytes", json_integer((json_int_t)load_peak));
+    json_object_set_new(row, "peak_rss_reset", json_boolean(reset));
+}
+
 /* Point the circuit's kind at `pool` (NULL: malloc). */
 static void use_pool(circuit_t *c, cuzk_abc_pool *pool)
 {
@@ -184,13 +205,20 @@ static void use_pool(circuit_t *c, cuzk_abc_pool *pool)
 
 /* The memory model's peak RSS of a row (JSON object), from the pipeline's bounds
  * (docs/engine.md#backpressure): at most pw partitions synthesizing or awaiting send (the
- * permits), the channel's capacity queued and one a prover worker proving hold their whole
- * working set (the kind's estimate, which the budget reserves); up to one a finalizer
- * pending finish holds it less a/b/c; never more partitions than the jobs in flight have.
- * serial: one partition at a time. Pool buffers are within these a/b/c shares. standing:
- * what the backend holds for the engine's lifetime (a GPU backend's pinned staging). pce:
- * the PCE's mapped file (--pce; read whole by every partition's products). The partition
- * estimate is the kind's (direct synthesis'); a partition through the PCE holds no more. */
+ * permits), the channel's capacity queued and one a prover worker proving hold a/b/c and
+ * their witness (the kind's synthesized working set), the proving ones also the prover's
+ * (its expected working set); up to one a finalizer pending finish holds the expected set
+ * less a/b/c; never more partitions than the jobs in flight have. serial: one partition at
+ * a time, proving. Pool buffers are within these a/b/c shares. The kind's figures are those
+ * without the safety margin its budget reservation adds (kind.h expected_bytes and
+ * synthesized_bytes; partition_reserved_bytes the reservation), of direct synthesis; a
+ * partition through the PCE holds no more. Beside them: the base (the process before the
+ * proofs, with the Filecoin parameters' whole point cache), stack: what opening the row's
+ * proving stack added to the RSS (the backend's runtime: an OpenCL platform probe maps a
+ * compiler; the engine's threads), standing: what the backend holds for the engine's
+ * lifetime (a GPU backend's pinned staging), pce: the PCE's mapped file (--pce; read whole
+ * by every partition's products). Measured against the row's peak RSS from its first proof
+ * on (peak_rss_restart). */
 static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint64_t standing, uint64_t pce)
 {
     cuzk_partition_estimate est = {0};
@@ -201,15 +229,20 @@ static json_t *memory_model(const batch_opts *o, circuit_t *c, int serial, uint6
     uint64_t cap = o->lookahead > o->pw ? o->lookahead : o->pw;
     uint64_t whole = serial ? 1 : o->pw + cap + o->gw;
     whole = whole < in_flight ? whole : in_flight;
+    uint64_t proving = serial ? 1 : o->gw < whole ? o->gw : whole;
     uint64_t pending = serial ? 0 : o->finalizers;
     pending = pending < in_flight - whole ? pending : in_flight - whole;
-    uint64_t peak =
-        c->model_base + standing + pce + whole * est.total_bytes + pending * (est.total_bytes - est.abc_bytes);
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "base_bytes", (json_int_t)c->model_base,
-                     "standing_bytes", (json_int_t)standing, "pce_bytes", (json_int_t)pce, "partition_bytes",
+    uint64_t part = est.expected_bytes ? est.expected_bytes : est.total_bytes;
+    uint64_t synth = est.synthesized_bytes ? est.synthesized_bytes : est.total_bytes;
+    uint64_t peak = c->model_base + c->stack_rss + standing + pce + proving * part + (whole - proving) * synth +
+                    pending * (part - est.abc_bytes);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "base_bytes",
+                     (json_int_t)c->model_base, "stack_bytes", (json_int_t)c->stack_rss, "standing_bytes",
+                     (json_int_t)standing, "pce_bytes", (json_int_t)pce, "partition_bytes", (json_int_t)part,
+                     "partition_synthesized_bytes", (json_int_t)synth, "partition_reserved_bytes",
                      (json_int_t)est.total_bytes, "partition_abc_bytes", (json_int_t)est.abc_bytes,
-                     "whole_partitions", (json_int_t)whole, "pending_partitions", (json_int_t)pending,
-                     "peak_rss_bytes", (json_int_t)peak);
+                     "whole_partitions", (json_int_t)whole, "proving_partitions", (json_int_t)proving,
+                     "pending_partitions", (json_int_t)pending, "peak_rss_bytes", (json_int_t)peak);
 }
 
 /* The row's proving stack (prover/stack.h): o's backend (--backend, --device; o's threads, o's
@@ -268,6 +301,8 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c, prover_stack *st)
     }
     double *lat = calloc(o->count, sizeof *lat);
     unsigned submitted = 0, done = 0, verified = 0, failed = 0;
+    bool reset;
+    uint64_t load_peak = peak_rss_restart(&reset);
     double t0 = bench_now();
     int bad = 0;
     while (done < o->count && !bad) {
@@ -322,15 +357,15 @@ static json_t *run_engine(const batch_opts *o, circuit_t *c, prover_stack *st)
         json_object_set_new(peaks, cuzk_counter_name((cuzk_counter_id)i), json_integer(ctr[i].peak));
         json_object_set_new(end, cuzk_counter_name((cuzk_counter_id)i), json_integer(ctr[i].current));
     }
-    json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:I, s:i, s:i, s:i, s:I, s:o, s:o}",
+    json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:I, s:o, s:o}",
                           "mode", "pipeline", "proofs", (int)done, "failed", (int)failed, "partitions",
                           (int)o->partitions, "verified", (int)verified, "jobs_in_flight", (int)o->jobs,
                           "seconds_per_proof", elapsed / done, "elapsed_s", elapsed, "p50_latency_s", percentile(lat, done, 50),
-                          "p95_latency_s", percentile(lat, done, 95), "peak_rss_bytes",
-                          (json_int_t)bench_peak_rss(), "partition_workers", (int)o->pw, "gpu_workers", (int)o->gw,
+                          "p95_latency_s", percentile(lat, done, 95), "partition_workers", (int)o->pw, "gpu_workers", (int)o->gw,
                           "channel_capacity", (int)(o->lookahead > o->pw ? o->lookahead : o->pw),
                           "peak_permits_held", (json_int_t)ctr[CUZK_CTR_PERMITS_HELD].peak, "peak_counters", peaks,
                           "counters_at_end", end);
+    set_peak_rss(j, load_peak, reset);
     json_object_set_new(j, "standing_bytes", json_integer((json_int_t)standing));
     json_object_set_new(j, "backend", json_string(backend_describe(prover_stack_backend(st))));
     json_object_set_new(j, "abc_pool", json_pack("{s:b, s:I, s:I, s:I, s:I, s:I}", "on", o->abc_pool, "peak_total_bytes",
@@ -359,6 +394,8 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c, prover_stack *st)
         return NULL;
     }
     double *lat = calloc(o->count, sizeof *lat);
+    bool reset;
+    uint64_t load_peak = peak_rss_restart(&reset);
     double t0 = bench_now();
     for (unsigned j = 0; j < o->count; j++) {
         double tj = bench_now();
@@ -389,11 +426,11 @@ static json_t *run_serial(const batch_opts *o, circuit_t *c, prover_stack *st)
     }
     double elapsed = bench_now() - t0;
     qsort(lat, o->count, sizeof *lat, cmp_double);
-    json_t *r = json_pack("{s:s, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:I}", "mode", "serial", "proofs", (int)o->count,
+    json_t *r = json_pack("{s:s, s:i, s:i, s:i, s:f, s:f, s:f, s:f}", "mode", "serial", "proofs", (int)o->count,
                           "partitions", (int)o->partitions, "verified", (int)verified, "seconds_per_proof",
                           elapsed / o->count, "elapsed_s", elapsed, "p50_latency_s", percentile(lat, o->count, 50),
-                          "p95_latency_s", percentile(lat, o->count, 95), "peak_rss_bytes",
-                          (json_int_t)bench_peak_rss());
+                          "p95_latency_s", percentile(lat, o->count, 95));
+    set_peak_rss(r, load_peak, reset);
     json_object_set_new(r, "backend", json_string(backend_describe(bk)));
     json_t *pce = batch_fc_pce_stop(&c->fc);
     json_object_set_new(r, "model", memory_model(o, c, 1, 0,
@@ -409,8 +446,9 @@ static char **g_argv;
 
 /* Run one row in a fresh process: this program executed again with the same options plus
  * --row MODE --partition-workers PW; its stdout carries the row's JSON. The row's peak RSS
- * is the child's maximum resident set (getrusage through wait4), replacing its own VmHWM
- * reading. NULL when the child fails. */
+ * is the child's maximum resident set (getrusage through wait4, which counts from the
+ * child's peak_rss_restart as VmHWM does), replacing its own VmHWM reading. NULL when the
+ * child fails. */
 static json_t *in_child(const char *mode, unsigned pw)
 {
     int fd[2];
@@ -626,8 +664,9 @@ static int fc_flag(batch_fc_opts *fc, const char *a, const char *v, int *bad)
 /* One row (serial 1: the serial baseline, else the pipeline) in this process: the circuit
  * and the row's proving stack, the row, then both freed. The built-in circuits are made
  * before the stack (the memory model's base is the process holding them, without the
- * backend), the Filecoin request after it (its parameters come from the stack). Returns the
- * row's JSON; NULL after a message, *load_failed set when the circuit could not be loaded. */
+ * stack: the model adds what opening the stack added, stack_bytes), the Filecoin request
+ * after it (its parameters come from the stack). Returns the row's JSON; NULL after a
+ * message, *load_failed set when the circuit could not be loaded. */
 static json_t *row(batch_opts *o, int serial, int *load_failed)
 {
     circuit_t c;
@@ -637,9 +676,12 @@ static json_t *row(batch_opts *o, int serial, int *load_failed)
     *load_failed = !fc && circuit_load_builtin(&c, o);
     if (*load_failed)
         return NULL;
+    uint64_t rss0 = bench_rss();
     if (!fc)
-        c.model_base = bench_rss();
+        c.model_base = rss0;
     prover_stack *st = stack_open(o, serial);
+    uint64_t rss1 = bench_rss();
+    c.stack_rss = rss1 > rss0 ? rss1 - rss0 : 0;
     json_t *r = NULL;
     if (st && fc)
         *load_failed = circuit_load_fc(&c, o, prover_stack_fc_srs(st));

@@ -3,6 +3,7 @@
 #ifndef CUZK_TOOLS_BENCH_H
 #define CUZK_TOOLS_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ double bench_now(void);
 uint64_t bench_peak_rss(void);
 /* Resident set size now (VmRSS), bytes; 0 if unknown. */
 uint64_t bench_rss(void);
+/* Reset this process's peak RSS mark to its RSS now (writes "5" to /proc/self/clear_refs,
+ * Linux >= 4.0, Documentation/filesystems/proc.rst): VmHWM, and the maximum resident set
+ * getrusage reports for it (to itself, or to its parent through wait4 once it exits),
+ * count from here on. false (mark unchanged) where the kernel refuses. */
+bool bench_reset_peak_rss(void);
 
 /* Deterministic 64-bit generator (splitmix64) for benchmark inputs. */
 uint64_t bench_rand64(uint64_t *state);

@@ -74,6 +74,15 @@ static uint64_t status_bytes(const char *key)
 uint64_t bench_peak_rss(void) { return status_bytes("VmHWM"); }
 uint64_t bench_rss(void) { return status_bytes("VmRSS"); }
 
+bool bench_reset_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return false;
+    bool ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
 uint64_t bench_rand64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);

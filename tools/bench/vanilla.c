@@ -36,30 +36,6 @@ static double cpu_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static uint64_t status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    uint64_t kb = 0;
-    size_t n = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n) && sscanf(line + n, " %lu", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
-/* Reset VmHWM to the current RSS (Linux >= 4.0); false if not possible. */
-static bool reset_peak(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (!f)
-        return false;
-    bool ok = fputs("5", f) >= 0;
-    return fclose(f) == 0 && ok;
-}
-
 /* Bytes the parsed structure owns (its arrays and per-proof allocations). */
 static uint64_t structure_bytes(const fc_c1_output *c1)
 {
@@ -153,12 +129,12 @@ int bench_vanilla(int argc, char **argv)
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
-    bool peak_ok = reset_peak();
-    uint64_t rss0 = status_kb("VmRSS:"), structure = 0;
+    bool peak_ok = bench_reset_peak_rss();
+    uint64_t rss0 = bench_rss(), structure = 0;
     timing tj, te, tb;
     if (time_parse(js, jlen, FC_C1_JSON, runs, &tj, &structure))
         return 1;
-    uint64_t peak = status_kb("VmHWM:");
+    uint64_t peak = bench_peak_rss();
     if (time_parse(env, elen, FC_C1_ENVELOPE, runs, &te, NULL) || time_parse(bin, blen, FC_C1_BINCODE, runs, &tb, NULL))
         return 1;
     uint64_t extra = peak > rss0 ? peak - rss0 : 0;

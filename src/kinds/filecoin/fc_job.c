@@ -104,9 +104,10 @@ static void big_observe(const fc_job *j, uint64_t big, uint64_t aux)
     pthread_mutex_unlock(&g_big.mu);
 }
 
-/* Expected big values of a partition: the largest share seen for the circuit (plus an
- * eighth), or half the aux before any synthesis of it. */
-static uint64_t big_expected(const fc_job *j, uint64_t aux)
+/* Big values of a partition: the largest share seen for the circuit, or half the aux before
+ * any synthesis of it; `margin` adds an eighth of the aux to a seen share (the budget's
+ * reservation: a later partition may have more). */
+static uint64_t big_expected(const fc_job *j, uint64_t aux, bool margin)
 {
     char name[32];
     fc_circuit_id_name(&j->circuit, name, sizeof name);
@@ -114,25 +115,31 @@ static uint64_t big_expected(const fc_job *j, uint64_t aux)
     pthread_mutex_lock(&g_big.mu);
     for (int i = 0; i < BIG_SLOTS && g_big.name[i][0]; i++)
         if (!strcmp(g_big.name[i], name) && g_big.aux[i])
-            big = (uint64_t)((unsigned __int128)g_big.big[i] * aux / g_big.aux[i]) + aux / 8;
+            big = (uint64_t)((unsigned __int128)g_big.big[i] * aux / g_big.aux[i]) + (margin ? aux / 8 : 0);
     pthread_mutex_unlock(&g_big.mu);
     return big < aux ? big : aux;
 }
+
+/* A partition's working set beside a/b/c with `big` big values (inputs included) of nv
+ * variables: the compact witness (two bitmaps and ranks: 5 bits a variable, 32 bytes a big
+ * value) and the densities (2 bits), held from synthesis to prove_finish; the prover's
+ * sparse form (3 bitmaps, the big values) with its lists (4 bytes a one, 36 a big value),
+ * made by prove_start and kept by the pending handle but for the lists. */
+static uint64_t witness_bytes(uint64_t nv, uint64_t big) { return nv * 5 / 8 + big * sizeof(fr_t) + nv / 4; }
+static uint64_t prover_bytes(uint64_t nv, uint64_t big) { return nv * 3 / 8 + big * 32 + nv * 4 + big * 36; }
 
 static cuzk_status estimate(void *ctx, const void *input, cuzk_partition_estimate *out, cuzk_error *err)
 {
     (void)ctx, (void)err;
     const fc_job *j = input;
     const groth16_params_t *pk = fc_srs_params(j->entry);
-    uint64_t m = rows_of(j), nv = pk->n_inputs + pk->n_aux, big = big_expected(j, pk->n_aux) + pk->n_inputs;
+    uint64_t m = rows_of(j), nv = pk->n_inputs + pk->n_aux;
+    uint64_t reserve = big_expected(j, pk->n_aux, true) + pk->n_inputs;
+    uint64_t expect = big_expected(j, pk->n_aux, false) + pk->n_inputs;
     out->abc_bytes = m * 3 * sizeof(fr_t);
-    /* a/b/c; the compact witness (two bitmaps and ranks: 5 bits a variable, 32 bytes a big
-     * value) and the densities (2 bits); the prover's sparse form (3 bitmaps, the big values)
-     * with its lists (4 bytes a one, 36 a big value), which the pending handle keeps but for
-     * the lists */
-    uint64_t witness = nv * 5 / 8 + big * sizeof(fr_t) + nv / 4;
-    uint64_t prover = nv * 3 / 8 + big * 32 + nv * 4 + big * 36;
-    out->total_bytes = out->abc_bytes + witness + prover;
+    out->total_bytes = out->abc_bytes + witness_bytes(nv, reserve) + prover_bytes(nv, reserve);
+    out->synthesized_bytes = out->abc_bytes + witness_bytes(nv, expect);
+    out->expected_bytes = out->synthesized_bytes + prover_bytes(nv, expect);
     out->resident_bytes = fc_srs_charged(j->entry); /* held (in use) until the job is freed */
     return CUZK_OK;
 }
