@@ -14,12 +14,43 @@ void cs_set_error(cs_t *cs, cuzk_status code, const char *fmt, ...)
 {
     if (cs->status != CUZK_OK)
         return;
+    memset(&cs->fast, 0, sizeof cs->fast); /* every later call takes the general path, a no-op */
     cs->status = code;
     cs->err.code = code;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(cs->err.msg, sizeof cs->err.msg, fmt, ap);
     va_end(ap);
+}
+
+void cs_fast_refresh(cs_t *cs)
+{
+    cs_impl *im = cs->impl;
+    cs_fast *f = &cs->fast;
+    memset(f, 0, sizeof *f);
+    if (cs->status != CUZK_OK || !im)
+        return;
+    bool values = cs_has_values(cs);
+    if (!values || im->compact) {
+        /* the rest of the current word: a new word (bitmap words, compact rank) is set up by
+         * the general path */
+        uint64_t end = (cs->num_aux + 63) & ~63ull;
+        f->alloc_end = end < CS_MAX_VARS ? end : CS_MAX_VARS;
+        f->ones = values ? im->aux.ones : NULL;
+    }
+    if (cs->mode == CS_PROVE && im->abc[0]) {
+        f->rows_end = im->abc_cap;
+        for (int m = 0; m < 3; m++) {
+            f->abc[m] = im->abc[m];
+            f->dens[m] = im->dens[m];
+        }
+    }
+}
+
+void cs_row_fail(cs_t *cs)
+{
+    cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_enforce: constraint %llu uses an unallocated variable",
+                 (unsigned long long)cs->num_constraints);
 }
 
 bool cs_grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
@@ -69,6 +100,7 @@ static cuzk_status init_impl(cs_t *cs, cs_mode mode, unsigned flags, const cs_pr
         return e.code;
     }
     cs_alloc_input(cs, &FR_ONE);
+    cs_fast_refresh(cs);
     return cs->status;
 }
 
@@ -124,8 +156,9 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
         cs_set_error(cs, CUZK_E_INVALID_ARG, "cs_alloc: more than %u variables", CS_MAX_VARS);
         return CS_ONE;
     }
-    /* a chunk boundary: the synthesis ends early once the thread's cancel flag is set */
-    if ((*count & 0xffff) == 0xffff && cuzk_cancel_requested()) {
+    /* a chunk boundary (never on the inline path of cs_alloc_bit, which stays inside a
+     * 64-variable word): the synthesis ends early once the thread's cancel flag is set */
+    if ((*count & 0xffff) == 0 && *count && cuzk_cancel_requested()) {
         cs_set_error(cs, CUZK_E_CANCELLED, "cs_alloc: cancelled at %s variable %llu", kind ? "aux" : "input",
                      (unsigned long long)*count);
         return CS_ONE;
@@ -137,6 +170,8 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
                          kind ? "aux" : "input", (unsigned long long)*count);
             return CS_ONE;
         }
+        if (kind && im->compact)
+            im->aux.n = *count; /* cs_alloc_bit appends without counting there */
         bool ok = kind && im->compact ? cs_witness_push(&im->aux, value) : cs_reserve_value(cs, kind, *count + 1);
         if (!ok) {
             cs_set_error(cs, CUZK_E_NOMEM, "cs_alloc: out of memory at variable %llu",
@@ -161,6 +196,7 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
     }
     cs_var v = (cs_var)*count | (kind ? 0 : CS_VAR_INPUT);
     (*count)++;
+    cs_fast_refresh(cs);
     return v;
 }
 
@@ -172,6 +208,28 @@ cs_var cs_alloc(cs_t *cs, const fr_t *value)
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value)
 {
     return alloc_kind(cs, value, 0);
+}
+
+cs_var cs_alloc_bits(cs_t *cs, uint64_t v, unsigned n)
+{
+    cs_var first = (cs_var)cs->num_aux;
+    while (n && cs->status == CUZK_OK) {
+        uint64_t at = cs->num_aux, room = cs->fast.alloc_end > at ? cs->fast.alloc_end - at : 0;
+        if (!room) { /* a new word (or no inline path): one bit the general way */
+            cs_alloc_bit(cs, v & 1);
+            v >>= 1;
+            n--;
+            continue;
+        }
+        unsigned k = room < n ? (unsigned)room : n;
+        uint64_t bits = k < 64 ? v & ((1ull << k) - 1) : v;
+        if (cs->fast.ones)
+            cs->fast.ones[at >> 6] |= bits << (at & 63);
+        cs->num_aux = at + k;
+        v = k < 64 ? v >> k : 0;
+        n -= k;
+    }
+    return cs->status == CUZK_OK ? first : CS_ONE;
 }
 
 const fr_t *cs_value(const cs_t *cs, cs_var v)
@@ -199,12 +257,7 @@ static bool mark_density(cs_t *cs, const cs_lc *lc, int is_b)
         int d = is_b < 0 ? -1 : in ? (is_b ? D_B_IN : -1) : (is_b ? D_B_AUX : D_A_AUX);
         if (d < 0)
             continue;
-        uint64_t bit = 1ull << (idx & 63);
-        uint64_t *w = &im->dens[d][idx >> 6];
-        if (!(*w & bit)) {
-            *w |= bit;
-            im->dens_count[d]++;
-        }
+        im->dens[d][idx >> 6] |= 1ull << (idx & 63);
     }
     return true;
 }
@@ -363,9 +416,10 @@ void cs_get_counts(const cs_t *cs, cs_counts *out)
     out->nnz_b = cs->nnz[1];
     out->nnz_c = cs->nnz[2];
     if (cs->impl && (cs->flags & CS_TRACK_DENSITY)) {
-        out->a_aux_density = cs->impl->dens_count[D_A_AUX];
-        out->b_aux_density = cs->impl->dens_count[D_B_AUX];
-        out->b_input_density = cs->impl->dens_count[D_B_IN];
+        const cs_impl *im = cs->impl;
+        out->a_aux_density = cs_popcount_bits(im->dens[D_A_AUX], cs->num_aux);
+        out->b_aux_density = cs_popcount_bits(im->dens[D_B_AUX], cs->num_aux);
+        out->b_input_density = cs_popcount_bits(im->dens[D_B_IN], cs->num_inputs);
     }
 }
 

@@ -82,6 +82,26 @@ typedef struct {
     cs_term name##_buf_[N];                                                                   \
     cs_lc name = {name##_buf_, 0, (N), false, false, true}
 
+/* Coefficient tables (Montgomery Fr): 2^k for k < 256, and the small integers -4 .. 4 (index
+ * v + CS_SMALL_INT_MAX). Filled before main by a constructor (cs_lc.c), read-only afterwards,
+ * so the accessors below are plain loads (the gadgets use them for every bit). */
+#define CS_SMALL_INT_MAX 4
+extern fr_t cs_coeff_pow2[256];
+extern fr_t cs_coeff_small[2 * CS_SMALL_INT_MAX + 1];
+
+/* 2^k as an Fr coefficient, k < 256 (k is taken mod 256). */
+static inline const fr_t *cs_pow2(unsigned k) { return &cs_coeff_pow2[k & 255]; }
+/* -1 in Fr. */
+static inline const fr_t *cs_neg_one(void) { return &cs_coeff_small[CS_SMALL_INT_MAX - 1]; }
+/* Small integers v, |v| <= CS_SMALL_INT_MAX, in Fr (0 for others): the known evaluations of
+ * bit expressions (cs_enforce_values). Thread-safe. */
+static inline const fr_t *cs_small_int(int v)
+{
+    if (v < -CS_SMALL_INT_MAX || v > CS_SMALL_INT_MAX)
+        v = 0;
+    return &cs_coeff_small[v + CS_SMALL_INT_MAX];
+}
+
 /* Initialise `lc` over a caller buffer of `cap` terms (buf may be NULL when cap is 0). */
 void cs_lc_init(cs_lc *lc, cs_term *buf, uint32_t cap);
 /* Free heap storage (if any) and reset to an empty LC with no storage. */
@@ -104,7 +124,6 @@ static inline void cs_lc_add(cs_lc *lc, cs_var v, const fr_t *coeff)
     cs_lc_add_slow(lc, v, coeff);
 }
 /* lc += v (coefficient 1) / lc -= v (coefficient -1). */
-const fr_t *cs_neg_one(void);
 static inline void cs_lc_add_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, &FR_ONE); }
 static inline void cs_lc_sub_var(cs_lc *lc, cs_var v) { cs_lc_add(lc, v, cs_neg_one()); }
 /* lc += scale * src (scale NULL means 1). src is not modified. */
@@ -118,13 +137,6 @@ static inline void cs_lc_normalize(cs_lc *lc)
     if (!lc->normal)
         cs_lc_normalize_slow(lc);
 }
-
-/* 2^k as an Fr coefficient, k < 256. */
-const fr_t *cs_pow2(unsigned k);
-/* -1 in Fr (declared above). Small integers v, |v| <= CS_SMALL_INT_MAX, in Fr (0 for others):
- * the known evaluations of bit expressions (cs_enforce_values). Thread-safe. */
-#define CS_SMALL_INT_MAX 4
-const fr_t *cs_small_int(int v);
 
 typedef enum { CS_SHAPE = 0, CS_RECORD, CS_WITNESS, CS_CHECK, CS_PROVE } cs_mode;
 
@@ -167,6 +179,19 @@ typedef struct {
 void cs_matrices_free(cs_matrices *m);
 
 typedef struct cs_impl cs_impl;
+
+/* State of the inline fast paths (cs_alloc_bit, cs_row_fast / cs_row_push), kept by the back
+ * ends and read only by those helpers; all zero while a path is closed (then every call takes
+ * the general path). */
+typedef struct {
+    uint64_t alloc_end; /* cs_alloc_bit inline while num_aux < alloc_end: the rest of the current
+                           64-variable word, with the status OK and the aux values compact or absent */
+    uint64_t *ones;     /* value modes: the compact aux's bitmap of ones (else NULL) */
+    uint64_t rows_end;  /* CS_PROVE: rows inline while num_constraints < rows_end (the status OK) */
+    fr_t *abc[3];       /* CS_PROVE: a, b, c */
+    uint64_t *dens[3];  /* CS_PROVE: the A aux, B aux and B input density bitmaps */
+} cs_fast;
+
 typedef struct {
     cs_mode mode;
     unsigned flags;
@@ -175,6 +200,7 @@ typedef struct {
     cuzk_status status;
     cuzk_error err;
     cs_impl *impl; /* back-end state */
+    cs_fast fast;
 } cs_t;
 
 /* Create a cs in `mode` with ONE already allocated as input 0. Errors: CUZK_E_NOMEM,
@@ -195,6 +221,25 @@ static inline cuzk_status cs_status(const cs_t *cs) { return cs->status; }
  * records CUZK_E_INVALID_ARG). Returns the variable (CS_ONE after an error). */
 cs_var cs_alloc(cs_t *cs, const fr_t *value);
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value);
+/* cs_alloc of a bit (value FR_ONE when v, else FR_ZERO), inline in the common case: the
+ * gadgets allocate tens of millions of bits. Same result and errors as cs_alloc. */
+static inline __attribute__((always_inline)) cs_var cs_alloc_bit(cs_t *cs, bool v)
+{
+    uint64_t n = cs->num_aux;
+    if (n < cs->fast.alloc_end) {
+        if (cs->fast.ones)
+            cs->fast.ones[n >> 6] |= (uint64_t)v << (n & 63);
+        cs->num_aux = n + 1;
+        return (cs_var)n;
+    }
+    return cs_alloc(cs, v ? &FR_ONE : &FR_ZERO);
+}
+
+/* cs_alloc_bit of bits 0 .. n-1 of v (n <= 64), in that order: n consecutive aux variables,
+ * the first returned (CS_ONE once the cs has failed). Whole runs of bits go into the compact
+ * witness at once. */
+cs_var cs_alloc_bits(cs_t *cs, uint64_t v, unsigned n);
+
 /* Value of a variable in value modes (NULL otherwise or when out of range). */
 const fr_t *cs_value(const cs_t *cs, cs_var v);
 
@@ -209,6 +254,52 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c);
  * as failed when a given value differs from its evaluation (a gadget bug); the other modes
  * ignore ev. */
 void cs_enforce_values(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c, const fr_t ev[3]);
+
+/* The CS_PROVE fast path for rows whose gadget knows, without building the LCs, which
+ * variables have a non-zero coefficient in A and B and what the row evaluates to (the bit
+ * gadgets): CS_PROVE keeps of a row only its evaluations and the A / B densities.
+ * cs_row_fast: whether the next row may take it (CS_PROVE, status OK, room in a, b, c); when
+ * false the gadget builds the LCs and calls cs_enforce_values as usual (every other mode).
+ * cs_row_push: the row a * b = c where a[0..na) are the aux variables with a non-zero
+ * coefficient in A after merging (a repeat is harmless), b[0..nb) those of B, b_one whether ONE
+ * has a non-zero coefficient in B, c[0..nc) C's aux variables (checked only: CS_PROVE keeps no
+ * C density; inputs in A or C need no listing), ev[3] the evaluations a·w, b·w, c·w. The
+ * result equals cs_enforce_values over the LCs these lists describe: the same evaluations,
+ * densities, errors (a variable not allocated; with CS_VERIFY_ROWS a row that does not hold).
+ * Only after cs_row_fast returned true. */
+void cs_row_fail(cs_t *cs);
+void cs_row_verify(cs_t *cs, uint64_t row);
+static inline bool cs_row_fast(const cs_t *cs) { return cs->num_constraints < cs->fast.rows_end; }
+static inline __attribute__((always_inline)) void cs_row_push(cs_t *cs, const cs_var *a, unsigned na, const cs_var *b,
+                                                             unsigned nb, bool b_one, const cs_var *c, unsigned nc,
+                                                             const fr_t *ea, const fr_t *eb, const fr_t *ec)
+{
+    uint64_t n = cs->num_aux; /* an input variable (top bit set) is never below it */
+    bool ok = true;
+    for (unsigned i = 0; i < na; i++)
+        ok &= a[i] < n;
+    for (unsigned i = 0; i < nb; i++)
+        ok &= b[i] < n;
+    for (unsigned i = 0; i < nc; i++)
+        ok &= c[i] < n;
+    if (!ok) {
+        cs_row_fail(cs);
+        return;
+    }
+    for (unsigned i = 0; i < na; i++)
+        cs->fast.dens[0][a[i] >> 6] |= 1ull << (a[i] & 63);
+    for (unsigned i = 0; i < nb; i++)
+        cs->fast.dens[1][b[i] >> 6] |= 1ull << (b[i] & 63);
+    if (b_one)
+        cs->fast.dens[2][0] |= 1;
+    uint64_t r = cs->num_constraints;
+    cs->fast.abc[0][r] = *ea;
+    cs->fast.abc[1][r] = *eb;
+    cs->fast.abc[2][r] = *ec;
+    if (cs->flags & CS_VERIFY_ROWS)
+        cs_row_verify(cs, r);
+    cs->num_constraints = r + 1;
+}
 
 /* Namespaces prefix constraint names in check-mode messages ("ns/sub/name"); no-ops in
  * the other modes. Pushes and pops must balance. */

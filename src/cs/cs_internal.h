@@ -20,7 +20,6 @@ typedef struct cs_pce_rec cs_pce_rec; /* compact recording (pce_record.c) */
 struct cs_impl {
     uint64_t *dens[3]; /* a_aux, b_aux, b_input bitmaps */
     uint64_t dens_words[3];
-    uint64_t dens_count[3];
     fr_t *vals[2]; /* [0] inputs, [1] aux (unused with `compact`) */
     uint64_t vals_cap[2];
     bool compact;    /* CS_COMPACT_AUX: aux values in `aux` */
@@ -51,6 +50,18 @@ static inline const fr_t *cs_val(const cs_impl *im, cs_var v)
     if (CS_VAR_IS_INPUT(v))
         return &im->vals[0][CS_VAR_INDEX(v)];
     return im->compact ? cs_witness_at(&im->aux, CS_VAR_INDEX(v)) : &im->vals[1][CS_VAR_INDEX(v)];
+}
+
+/* Set cs->fast from the back end's state (after anything that moves or grows its buffers,
+ * changes the counts' word or the status). */
+void cs_fast_refresh(cs_t *cs);
+/* Set bits of bitmap w over its first n bits. */
+uint64_t cs_popcount_bits(const uint64_t *w, uint64_t n);
+/* The compact aux's count, which cs_alloc_bit leaves behind (value modes with `compact`). */
+static inline void cs_sync_aux(cs_t *cs)
+{
+    if (cs->impl->compact)
+        cs->impl->aux.n = cs->num_aux;
 }
 
 /* Shared by cs.c and cs_prove.c. */

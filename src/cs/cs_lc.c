@@ -1,57 +1,25 @@
 /* Linear combinations: append, merge, coefficient helpers. Contracts in cs.h. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs/cs.h"
 
-static fr_t g_pow2[256];
-static fr_t g_neg_one;
-static fr_t g_small[2 * CS_SMALL_INT_MAX + 1]; /* -MAX .. MAX */
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-/* set (release) once the tables are built: the hot accessors skip pthread_once after that */
-static atomic_bool g_ready;
+fr_t cs_coeff_pow2[256];
+fr_t cs_coeff_small[2 * CS_SMALL_INT_MAX + 1]; /* -MAX .. MAX */
 
-static void coeff_init(void)
+/* The coefficient tables (cs.h), before main: the gadgets read them without a once-check. */
+__attribute__((constructor)) static void coeff_init(void)
 {
-    g_pow2[0] = FR_ONE;
+    cs_coeff_pow2[0] = FR_ONE;
     for (unsigned k = 1; k < 256; k++)
-        fr_dbl(&g_pow2[k], &g_pow2[k - 1]);
-    fr_neg(&g_neg_one, &FR_ONE);
-    fr_t *zero = &g_small[CS_SMALL_INT_MAX];
+        fr_dbl(&cs_coeff_pow2[k], &cs_coeff_pow2[k - 1]);
+    fr_t *zero = &cs_coeff_small[CS_SMALL_INT_MAX];
     *zero = FR_ZERO;
     for (int k = 1; k <= CS_SMALL_INT_MAX; k++) {
         fr_add(&zero[k], &zero[k - 1], &FR_ONE);
         fr_neg(&zero[-k], &zero[k]);
     }
-    atomic_store_explicit(&g_ready, true, memory_order_release);
-}
-
-static inline void coeff_ready(void)
-{
-    if (!atomic_load_explicit(&g_ready, memory_order_acquire))
-        pthread_once(&g_once, coeff_init);
-}
-
-const fr_t *cs_small_int(int v)
-{
-    coeff_ready();
-    if (v < -CS_SMALL_INT_MAX || v > CS_SMALL_INT_MAX)
-        v = 0;
-    return &g_small[v + CS_SMALL_INT_MAX];
-}
-
-const fr_t *cs_pow2(unsigned k)
-{
-    coeff_ready();
-    return &g_pow2[k & 255];
-}
-
-const fr_t *cs_neg_one(void)
-{
-    coeff_ready();
-    return &g_neg_one;
 }
 
 void cs_lc_init(cs_lc *lc, cs_term *buf, uint32_t cap)

@@ -97,6 +97,7 @@ static fr_t *take_values(cs_t *cs)
     cs_impl *im = cs->impl;
     uint64_t ni = cs->num_inputs, na = cs->num_aux;
     fr_t *w;
+    cs_sync_aux(cs);
     if (im->compact) {
         if (!(w = alloc_fr(ni + na)))
             return NULL;
@@ -121,6 +122,7 @@ static fr_t *take_values(cs_t *cs)
     }
     im->vals[0] = im->vals[1] = NULL;
     im->vals_cap[0] = im->vals_cap[1] = 0;
+    memset(&cs->fast, 0, sizeof cs->fast); /* the values are gone */
     return w;
 }
 
@@ -186,6 +188,7 @@ bool cs_prove_row(cs_t *cs, cs_lc *lc[3], const fr_t *ev)
             if (m == 2)
                 im->abc_cap = c;
         }
+        cs_fast_refresh(cs);
     }
     fr_t *a = &im->abc[0][row], *b = &im->abc[1][row], *c = &im->abc[2][row];
     if (ev) {
@@ -198,16 +201,23 @@ bool cs_prove_row(cs_t *cs, cs_lc *lc[3], const fr_t *ev)
         eval(im, lc[1], neg_one, b);
         eval(im, lc[2], neg_one, c);
     }
-    if ((cs->flags & CS_VERIFY_ROWS) && !im->failed) {
-        fr_t ab;
-        fr_mul(&ab, a, b);
-        if (!fr_eq(&ab, c)) {
-            im->failed = true;
-            im->fail_index = row;
-            strcpy(im->fail_name, "(unnamed)");
-        }
-    }
+    if (cs->flags & CS_VERIFY_ROWS)
+        cs_row_verify(cs, row);
     return true;
+}
+
+void cs_row_verify(cs_t *cs, uint64_t row)
+{
+    cs_impl *im = cs->impl;
+    if (im->failed)
+        return;
+    fr_t ab;
+    fr_mul(&ab, &im->abc[0][row], &im->abc[1][row]);
+    if (!fr_eq(&ab, &im->abc[2][row])) {
+        im->failed = true;
+        im->fail_index = row;
+        strcpy(im->fail_name, "(unnamed)");
+    }
 }
 
 void cs_assignment_free(cs_assignment *as)
@@ -238,6 +248,7 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
         return cs->status;
     cs_impl *im = cs->impl;
     uint64_t nc = cs->num_constraints, ni = cs->num_inputs, na = cs->num_aux, nv = ni + na;
+    cs_sync_aux(cs);
     if (im->failed)
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
                          "the witness does not satisfy constraint %llu of %llu", (unsigned long long)im->fail_index,
@@ -307,6 +318,7 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
         im->abc[m] = NULL;
     im->abc_region = NULL;
     im->abc_cap = 0;
+    memset(&cs->fast, 0, sizeof cs->fast);
     return CUZK_OK;
 }
 
@@ -330,6 +342,7 @@ cuzk_status cs_take_witness_packed(cs_t *cs, fr_t **w, uint64_t *num_inputs, uin
 bool cs_unpack_values(cs_t *cs)
 {
     cs_impl *im = cs->impl;
+    cs_sync_aux(cs);
     if (im->compact) { /* aux into a plain array (cs_take_witness's layout) */
         fr_t *aux = alloc_fr(cs->num_aux);
         if (!aux)
@@ -339,6 +352,7 @@ bool cs_unpack_values(cs_t *cs)
         im->compact = false;
         im->vals[1] = aux;
         im->vals_cap[1] = cs->num_aux;
+        cs_fast_refresh(cs);
         return true;
     }
     return !im->packed || unpack(cs);
@@ -354,6 +368,7 @@ cuzk_status cs_take_witness_compact(cs_t *cs, fr_t **inputs, uint64_t *num_input
     if (cs->status != CUZK_OK)
         return cs->status;
     cs_impl *im = cs->impl;
+    cs_sync_aux(cs);
     cs_witness_shrink(&im->aux);
     *inputs = im->vals[0];
     *num_inputs = cs->num_inputs;
@@ -361,5 +376,6 @@ cuzk_status cs_take_witness_compact(cs_t *cs, fr_t **inputs, uint64_t *num_input
     memset(&im->aux, 0, sizeof im->aux);
     im->vals[0] = NULL;
     im->vals_cap[0] = 0;
+    memset(&cs->fast, 0, sizeof cs->fast);
     return CUZK_OK;
 }

@@ -49,12 +49,16 @@ void cs_row_to_columns(uint32_t *col, void *payload, size_t psize, uint64_t lo, 
     reverse(col, payload, psize, lo, hi);
 }
 
-static uint64_t popcount_words(const uint64_t *w, uint64_t words)
+uint64_t cs_popcount_bits(const uint64_t *w, uint64_t n)
 {
-    uint64_t n = 0;
-    for (uint64_t i = 0; i < words; i++)
-        n += (uint64_t)__builtin_popcountll(w[i]);
-    return n;
+    uint64_t c = 0;
+    if (!w)
+        return 0;
+    for (uint64_t i = 0; i < n / 64; i++)
+        c += (uint64_t)__builtin_popcountll(w[i]);
+    if (n % 64)
+        c += (uint64_t)__builtin_popcountll(w[n / 64] & ((1ull << (n % 64)) - 1));
+    return c;
 }
 
 bool cs_full_density(const cs_t *cs, uint64_t **a, uint64_t **b, uint64_t *a_count, uint64_t *b_count)
@@ -74,8 +78,8 @@ bool cs_full_density(const cs_t *cs, uint64_t **a, uint64_t **b, uint64_t *a_cou
     cs_bits_copy(bd, ni, im->dens[D_B_AUX], na);
     *a = ad;
     *b = bd;
-    *a_count = popcount_words(ad, words);
-    *b_count = popcount_words(bd, words);
+    *a_count = cs_popcount_bits(ad, words * 64);
+    *b_count = cs_popcount_bits(bd, words * 64);
     return true;
 }
 

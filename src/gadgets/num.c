@@ -1,6 +1,7 @@
 /* AllocatedNum, multipacking and bit helpers; contracts in num.h. */
 #include <string.h>
 
+#include "gadgets/bitsum.h"
 #include "gadgets/num.h"
 
 anum anum_alloc(cs_t *cs, const fr_t *value)
@@ -32,6 +33,16 @@ void anum_to_bits_le(cs_t *cs, const anum *x, gbool out[255])
         fr_to_limbs(limbs, &x->value);
     for (int i = 0; i < 255; i++)
         out[i] = gb_alloc(cs, (limbs[i / 64] >> (i % 64)) & 1);
+    static const fr_t zero[3]; /* the bits are x's: Σ 2^i·bit_i − x evaluates to 0 */
+    if (cs_row_fast(cs)) { /* A = B = 0: C's variables are only checked */
+        cs_var cv[256];
+        for (int i = 0; i < 255; i++)
+            cv[i] = out[i].var;
+        cv[255] = x->var; /* an aux number (an input would take no listing) */
+        unsigned nc = 255 + (!CS_VAR_IS_INPUT(x->var) || CS_VAR_INDEX(x->var) >= cs->num_inputs);
+        cs_row_push(cs, NULL, 0, NULL, 0, false, cv, nc, &zero[0], &zero[1], &zero[2]);
+        return;
+    }
     if (!cs_wants_constraints(cs))
         return;
     CS_LC(a, 1);
@@ -40,7 +51,6 @@ void anum_to_bits_le(cs_t *cs, const anum *x, gbool out[255])
     for (int i = 0; i < 255; i++)
         cs_lc_add(&c, out[i].var, cs_pow2(i));
     cs_lc_sub_var(&c, x->var);
-    static const fr_t zero[3]; /* the bits are x's: Σ 2^i·bit_i − x evaluates to 0 */
     cs_enforce_values(cs, "unpacking constraint", &a, &b, &c, zero);
 }
 
@@ -101,19 +111,30 @@ void bits_le_value(const gbool *bits, size_t n, fr_t *out)
     fr_from_limbs_reduce(out, limbs);
 }
 
-/* (Σ 2^k b̄_k) * ONE = target, over bits[0..n), whose value is v. */
+/* (Σ 2^k b̄_k) * ONE = target, over bits[0..n), whose value is v. CS_PROVE lists the
+ * allocated bits as the A density: a variable's exponents there are distinct, so its merged
+ * coefficient Σ ±2^k (|Σ| < 2^254 < r, the largest term dominating) is never zero; the other
+ * modes build the sides as bit sums (bitsum.h). */
 static void enforce_packing(cs_t *cs, const gbool *bits, size_t n, cs_var target, const fr_t *v, const char *name)
 {
-    CS_LC(a, 64);
-    CS_LC(b, 1);
-    CS_LC(c, 1);
+    if (cs_row_fast(cs) && n <= 254) {
+        cs_var a[254];
+        unsigned na = 0, nc = !CS_VAR_IS_INPUT(target) || CS_VAR_INDEX(target) >= cs->num_inputs;
+        for (size_t k = 0; k < n; k++)
+            if (bits[k].kind != GB_CONST)
+                a[na++] = bits[k].var;
+        cs_row_push(cs, a, na, NULL, 0, true, &target, nc, v, &FR_ONE, v);
+        return;
+    }
+    gb_bitsum a, c;
+    gb_bitsum_init(&a);
+    gb_bitsum_init(&c);
     for (size_t k = 0; k < n; k++)
-        gb_lc_add(&a, bits[k], cs_pow2((unsigned)k));
-    cs_lc_add_var(&b, CS_ONE);
-    cs_lc_add_var(&c, target);
-    const fr_t ev[3] = {*v, FR_ONE, *v};
-    cs_enforce_values(cs, name, &a, &b, &c, ev);
-    cs_lc_release(&a);
+        gb_bitsum_add(&a, bits[k], (unsigned)k);
+    gb_bitsum_add_var(&c, target, 0);
+    gb_bitsum_enforce(cs, name, &a, &c, v);
+    gb_bitsum_free(&a);
+    gb_bitsum_free(&c);
 }
 
 anum pack_bits(cs_t *cs, const gbool *bits, size_t n)

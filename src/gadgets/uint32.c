@@ -1,42 +1,98 @@
 /* UInt32 and MultiEq; contracts in uint32.h. */
+#include <string.h>
+
 #include "gadgets/uint32.h"
 
 void multieq_init(multieq *m, cs_t *cs)
 {
     m->cs = cs;
-    cs_lc_init(&m->lhs, NULL, 0);
-    cs_lc_init(&m->rhs, NULL, 0);
-    m->value = FR_ZERO;
+    m->nwords = m->nadds = 0;
+    m->repeat = false;
+    gb_bitsum_init(&m->lhs);
+    gb_bitsum_init(&m->rhs);
+    memset(m->value, 0, sizeof m->value);
     m->bits_used = 0;
     m->ops = 0;
+}
+
+/* CS_PROVE's lists: the operands' allocated bits (A: repeats are harmless), the results (C). */
+static void flush_direct(multieq *m, const fr_t *v)
+{
+    unsigned na = 0, nc = 0;
+    cs_var *a = m->list;
+    for (unsigned w = 0; w < m->nwords; w++) {
+        const u32g *x = &m->words[w];
+        if (!x->konst) {
+            memcpy(a + na, x->var, sizeof x->var);
+            na += 32;
+            continue;
+        }
+        for (uint32_t alloc = ~x->konst; alloc; alloc &= alloc - 1)
+            a[na++] = x->var[__builtin_ctz(alloc)];
+    }
+    cs_var *c = a + na;
+    for (unsigned k = 0; k < m->nadds; k++)
+        for (unsigned i = 0; i < m->adds[k].nout; i++)
+            c[nc++] = m->adds[k].res + i;
+    cs_row_push(m->cs, a, na, NULL, 0, true, c, nc, v, &FR_ONE, v);
 }
 
 void multieq_flush(multieq *m)
 {
     if (m->bits_used == 0)
         return;
-    CS_LC(one, 1);
-    cs_lc_add_var(&one, CS_ONE);
-    const fr_t ev[3] = {m->value, FR_ONE, m->value};
-    cs_enforce_values(m->cs, "multieq", &m->lhs, &one, &m->rhs, ev);
-    cs_lc_clear(&m->lhs);
-    cs_lc_clear(&m->rhs);
-    m->value = FR_ZERO;
+    cs_t *cs = m->cs;
+    fr_t v;
+    fr_from_limbs_reduce(&v, m->value); /* below 2^253 < r: the value itself */
+    bool values = cs_has_values(cs);
+    if (values && !m->repeat && cs_row_fast(cs)) {
+        flush_direct(m, &v);
+    } else if (cs_wants_constraints(cs)) {
+        for (unsigned k = 0; k < m->nadds; k++) {
+            const multieq_add *x = &m->adds[k];
+            for (unsigned w = 0; w < x->n; w++)
+                gb_bitsum_add_word(&m->lhs, &m->words[x->word0 + w], x->off);
+            for (unsigned i = 0; i < x->nout; i++)
+                gb_bitsum_add_var(&m->rhs, x->res + i, x->off + i);
+        }
+        gb_bitsum_enforce(cs, "multieq", &m->lhs, &m->rhs, values ? &v : NULL);
+        gb_bitsum_clear(&m->lhs);
+        gb_bitsum_clear(&m->rhs);
+    }
+    m->nwords = m->nadds = 0;
+    m->repeat = false;
+    memset(m->value, 0, sizeof m->value);
     m->bits_used = 0;
     m->ops++;
 }
 
 void multieq_free(multieq *m)
 {
-    cs_lc_release(&m->lhs);
-    cs_lc_release(&m->rhs);
+    gb_bitsum_free(&m->lhs);
+    gb_bitsum_free(&m->rhs);
+}
+
+/* Whether two of the n words have one allocated variable at one position. */
+static bool shared_position(const u32g *ops, unsigned n)
+{
+    for (unsigned p = 0; p < n; p++) {
+        for (unsigned q = p + 1; q < n; q++) {
+            uint32_t eq = 0;
+            for (unsigned i = 0; i < 32; i++)
+                eq |= (uint32_t)(ops[p].var[i] == ops[q].var[i]) << i;
+            if (eq & ~(ops[p].konst | ops[q].konst))
+                return true;
+        }
+    }
+    return false;
 }
 
 u32g u32_const(uint32_t v)
 {
     u32g x;
-    for (int i = 0; i < 32; i++)
-        x.bits[i] = gb_const((v >> i) & 1);
+    memset(x.var, 0, sizeof x.var);
+    x.konst = 0xffffffffu;
+    x.neg = 0;
     x.value = v;
     return x;
 }
@@ -44,33 +100,32 @@ u32g u32_const(uint32_t v)
 u32g u32_alloc(cs_t *cs, uint32_t v)
 {
     u32g x;
-    for (int i = 0; i < 32; i++)
-        x.bits[i] = gb_alloc(cs, (v >> i) & 1);
+    cs_var b0 = gb_alloc_run(cs, v, 32);
+    for (unsigned i = 0; i < 32; i++)
+        x.var[i] = b0 + i;
+    x.konst = x.neg = 0;
     x.value = v;
     return x;
-}
-
-static uint32_t value_of(const gbool b[32])
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 32; i++)
-        v |= (uint32_t)b[i].value << i;
-    return v;
 }
 
 u32g u32_from_bits_be(const gbool bits[32])
 {
     u32g x;
-    for (int i = 0; i < 32; i++)
-        x.bits[i] = bits[31 - i];
-    x.value = value_of(x.bits);
+    x.konst = x.neg = x.value = 0;
+    for (unsigned i = 0; i < 32; i++)
+        gb_word_set(&x, i, bits[31 - i]);
     return x;
 }
 
 void u32_into_bits_be(const u32g *x, gbool out[32])
 {
-    for (int i = 0; i < 32; i++)
-        out[i] = x->bits[31 - i];
+    for (unsigned i = 0; i < 32; i++)
+        out[i] = gb_word_bit(x, 31 - i);
+}
+
+static inline uint32_t rotr32(uint32_t x, unsigned n)
+{
+    return n ? (x >> n) | (x << (32 - n)) : x;
 }
 
 u32g u32_rotr(const u32g *x, unsigned n)
@@ -78,44 +133,44 @@ u32g u32_rotr(const u32g *x, unsigned n)
     u32g y;
     n &= 31;
     for (unsigned i = 0; i < 32; i++)
-        y.bits[i] = x->bits[(i + n) & 31];
-    y.value = n ? (x->value >> n) | (x->value << (32 - n)) : x->value;
+        y.var[i] = x->var[(i + n) & 31];
+    y.konst = rotr32(x->konst, n);
+    y.neg = rotr32(x->neg, n);
+    y.value = rotr32(x->value, n);
     return y;
 }
 
 u32g u32_shr(const u32g *x, unsigned n)
 {
+    if (n >= 32)
+        return u32_const(0);
     u32g y;
     for (unsigned i = 0; i < 32; i++)
-        y.bits[i] = i + n < 32 ? x->bits[i + n] : gb_const(false);
-    y.value = n < 32 ? x->value >> n : 0;
+        y.var[i] = i + n < 32 ? x->var[i + n] : 0;
+    y.konst = (x->konst >> n) | (n ? ~0u << (32 - n) : 0); /* filled with Constant(false) */
+    y.neg = x->neg >> n;
+    y.value = x->value >> n;
     return y;
 }
 
 u32g u32_xor(cs_t *cs, const u32g *a, const u32g *b)
 {
     u32g y;
-    for (int i = 0; i < 32; i++)
-        y.bits[i] = gb_xor(cs, a->bits[i], b->bits[i]);
-    y.value = a->value ^ b->value;
+    gb_word_xor(cs, a, b, &y);
     return y;
 }
 
 u32g u32_sha256_ch(cs_t *cs, const u32g *a, const u32g *b, const u32g *c)
 {
     u32g y;
-    for (int i = 0; i < 32; i++)
-        y.bits[i] = gb_sha256_ch(cs, a->bits[i], b->bits[i], c->bits[i]);
-    y.value = (a->value & b->value) ^ (~a->value & c->value);
+    gb_word_ch(cs, a, b, c, &y);
     return y;
 }
 
 u32g u32_sha256_maj(cs_t *cs, const u32g *a, const u32g *b, const u32g *c)
 {
     u32g y;
-    for (int i = 0; i < 32; i++)
-        y.bits[i] = gb_sha256_maj(cs, a->bits[i], b->bits[i], c->bits[i]);
-    y.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+    gb_word_maj(cs, a, b, c, &y);
     return y;
 }
 
@@ -130,8 +185,7 @@ u32g u32_addmany(multieq *m, const u32g *ops, unsigned n)
     bool all_const = true;
     for (unsigned k = 0; k < n; k++) {
         sum += ops[k].value;
-        for (int i = 0; i < 32 && all_const; i++)
-            all_const = gb_is_const(ops[k].bits[i]);
+        all_const = all_const && ops[k].konst == 0xffffffffu;
     }
     if (all_const)
         return u32_const((uint32_t)sum);
@@ -142,32 +196,39 @@ u32g u32_addmany(multieq *m, const u32g *ops, unsigned n)
         nout++;
         max_value >>= 1;
     }
-    gbool res[36];
-    for (unsigned i = 0; i < nout; i++)
-        res[i] = gb_alloc(cs, (sum >> i) & 1);
+    cs_var r0 = gb_alloc_run(cs, sum, nout);
     /* bellperson's MultiEq::enforce_equal(nout, Σ 2^i·op bits, Σ 2^i·res bits), with the
      * terms added at their final weight 2^(bits_used + i) directly (no rescaling); both
      * sides evaluate to sum · 2^bits_used */
     if (254 <= m->bits_used + nout)
         multieq_flush(m);
-    if (cs_has_values(cs)) {
-        fr_t v;
-        fr_from_u64(&v, sum);
-        fr_mul(&v, &v, cs_pow2(m->bits_used));
-        fr_add(&m->value, &m->value, &v);
+    if (cs_has_values(cs)) { /* value += sum << bits_used, exact: the total stays below 2^253 */
+        unsigned off = m->bits_used, w = off / 64, sh = off % 64;
+        unsigned __int128 lo = (unsigned __int128)sum << sh;
+        uint64_t add[3] = {(uint64_t)lo, (uint64_t)(lo >> 64), 0}, carry = 0;
+        for (unsigned i = w, j = 0; i < 4; i++, j++) {
+            unsigned __int128 t = (unsigned __int128)m->value[i] + (j < 3 ? add[j] : 0) + carry;
+            m->value[i] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
     }
     if (cs_wants_constraints(cs)) {
-        unsigned off = m->bits_used;
-        for (unsigned k = 0; k < n; k++)
-            for (unsigned i = 0; i < 32; i++)
-                gb_lc_add(&m->lhs, ops[k].bits[i], cs_pow2(off + i));
-        for (unsigned i = 0; i < nout; i++)
-            cs_lc_add(&m->rhs, res[i].var, cs_pow2(off + i));
+        if (m->nadds == MULTIEQ_MAX_ADDS || m->nwords + n > MULTIEQ_MAX_WORDS) { /* cannot happen (253 bits) */
+            cs_set_error(cs, CUZK_E_INTERNAL, "u32_addmany: more than %d additions in one MultiEq batch",
+                         MULTIEQ_MAX_ADDS);
+            return u32_const(0);
+        }
+        m->adds[m->nadds++] = (multieq_add){m->nwords, (uint8_t)n, (uint8_t)nout, (uint16_t)m->bits_used, r0};
+        memcpy(&m->words[m->nwords], ops, n * sizeof *ops);
+        m->nwords += n;
+        if (cs->mode == CS_PROVE && !m->repeat)
+            m->repeat = shared_position(ops, n);
     }
     m->bits_used += nout;
     u32g y;
-    for (int i = 0; i < 32; i++)
-        y.bits[i] = res[i];
+    for (unsigned i = 0; i < 32; i++)
+        y.var[i] = r0 + i;
+    y.konst = y.neg = 0;
     y.value = (uint32_t)sum;
     return y;
 }
