@@ -120,8 +120,11 @@ cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, f
 
 /* The same products for a witness in compact form: the inputs (num_inputs values, ONE
  * first) and the aux vector (cs/witness.h). Bit-identical to cs_pce_eval on the expanded
- * witness, and faster (the bitmaps stay in cache). Errors: CUZK_E_INVALID_ARG (counts
- * differ from the PCE's, named). */
+ * witness, and faster: every column's kind (0, 1, other) is read from one array of two bits
+ * a column built from the bitmaps ((num_inputs + aux->n) / 4 bytes, freed on return), entries
+ * with small integer coefficients on values 0 / 1 are counted without a branch on the value,
+ * and the ±2^e entries of long rows (MultiEq, packing) summed as an integer. Errors:
+ * CUZK_E_INVALID_ARG (counts differ from the PCE's, named), CUZK_E_NOMEM (the kinds). */
 cuzk_status cs_pce_eval_compact(const cs_pce *p, const fr_t *inputs, uint64_t num_inputs, const cs_witness *aux,
                                 fr_t *a, fr_t *b, fr_t *c, unsigned threads, cuzk_error *err);
 

@@ -512,6 +512,107 @@ static void test_misuse(void)
           err.msg);
 }
 
+/* The compact products' own paths on a handmade circuit: column kinds of inputs and aux
+ * (0, 1, other), small integer coefficients counted, ±2^e entries of long rows summed as an
+ * integer (one of them past 2^256), values other than 0 / 1 times every kind of
+ * coefficient; against the plain products and, for the long rows, the closed form. */
+static void test_compact_paths(void)
+{
+    cs_t cs;
+    CHECK(cs_init_record_pce(&cs, NULL) == CUZK_OK, "init");
+    fr_t big, one = FR_ONE, zero = FR_ZERO, c7, c1000;
+    random_fr(&big);
+    fr_from_u64(&c7, 7);
+    fr_neg(&c7, &c7);
+    fr_from_u64(&c1000, 1000);
+    cs_var in_big = cs_alloc_input(&cs, &big), in_one = cs_alloc_input(&cs, &one), in_zero = cs_alloc_input(&cs, &zero);
+    cs_var x[70];
+    fr_t xv[70];
+    for (int i = 0; i < 70; i++) {
+        if (i % 9 == 4)
+            random_fr(&xv[i]);
+        else
+            xv[i] = (i * 7 + 3) % 5 < 3 ? FR_ONE : FR_ZERO;
+        x[i] = cs_alloc(&cs, &xv[i]);
+    }
+    CS_LC(empty, 1);
+    for (int row = 0; row < 8; row++) {
+        cs_lc a, b, c;
+        cs_lc_init(&a, NULL, 0);
+        cs_lc_init(&b, NULL, 0);
+        cs_lc_init(&c, NULL, 0);
+        for (int i = 0; i < 70; i++) {
+            const fr_t *k;
+            fr_t t;
+            switch (row) {
+            case 0: /* 2^254 on about 40 ones: the digits pass 2^256 */
+                k = cs_pow2(254);
+                break;
+            case 1: /* -2^e and +2^e mixed */
+                fr_neg(&t, cs_pow2((unsigned)(i * 3 % 250)));
+                k = i % 3 ? &t : cs_pow2((unsigned)(i * 5 % 253));
+                break;
+            case 2: /* small integers */
+                k = i % 2 ? &c7 : &c1000;
+                break;
+            default:
+                random_fr(&t);
+                k = i % 4 ? (i % 4 == 1 ? &c7 : cs_pow2((unsigned)i)) : &t;
+            }
+            if (row < 4 || i % (row - 2) == 0)
+                cs_lc_add(&a, x[i], k);
+            if (row >= 4 && i < 3)
+                cs_lc_add(&b, x[i * 20 + row], cs_neg_one());
+        }
+        cs_lc_add(&c, in_big, row % 2 ? cs_pow2(200) : &c7);
+        cs_lc_add(&c, in_one, &c1000);
+        cs_lc_add(&c, in_zero, cs_pow2(3));
+        cs_lc_add(&c, x[row], cs_small_int(2));
+        cs_enforce(&cs, "row", &a, row % 2 ? &b : &empty, &c);
+        cs_lc_release(&a);
+        cs_lc_release(&b);
+        cs_lc_release(&c);
+    }
+    cs_pce p = {0};
+    cs_pce_identity id = {"compact-paths", {0}};
+    CHECK(cs_take_pce(&cs, &id, &p) == CUZK_OK, "take: %s", cs.err.msg);
+    cs_free(&cs);
+    uint64_t ni = p.num_inputs, na = p.num_aux, n = p.rows;
+    fr_t w[74], inputs[4] = {FR_ONE, big, one, zero};
+    memcpy(w, inputs, sizeof inputs);
+    memcpy(w + 4, xv, sizeof xv);
+    cs_witness aux = {0};
+    for (int i = 0; i < 70; i++)
+        cs_witness_push(&aux, &xv[i]);
+    fr_t want[3][16], got[3][16];
+    cuzk_error err = {0};
+    CHECK(ni == 4 && na == 70 && n <= 16, "shape %llu / %llu / %llu", (unsigned long long)ni, (unsigned long long)na,
+          (unsigned long long)n);
+    if (ni == 4 && na == 70 && n <= 16 &&
+        cs_pce_eval(&p, w, 74, want[0], want[1], want[2], 1, &err) == CUZK_OK &&
+        cs_pce_eval_compact(&p, inputs, 4, &aux, got[0], got[1], got[2], 1, &err) == CUZK_OK) {
+        for (int m = 0; m < 3; m++)
+            CHECK(!memcmp(want[m], got[m], n * sizeof(fr_t)), "compact = plain products (%c)", "ABC"[m]);
+        fr_t ones = FR_ZERO, closed; /* row 0: 2^254 times the ones among x */
+        for (int i = 0; i < 70; i++)
+            if (fr_eq(&xv[i], &FR_ONE))
+                fr_add(&ones, &ones, &FR_ONE);
+        fr_mul(&closed, &ones, cs_pow2(254));
+        fr_t bigs = FR_ZERO, t; /* plus 2^254 times the other values */
+        for (int i = 0; i < 70; i++)
+            if (!fr_eq(&xv[i], &FR_ONE) && !fr_is_zero(&xv[i])) {
+                fr_mul(&t, &xv[i], cs_pow2(254));
+                fr_add(&bigs, &bigs, &t);
+            }
+        fr_add(&closed, &closed, &bigs);
+        CHECK(fr_eq(&got[0][0], &closed), "row 0 against 2^254 times its values' sum");
+    } else {
+        CHECK(false, "products: %s", err.msg);
+    }
+    cs_witness_free(&aux);
+    cs_pce_free(&p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -520,6 +621,7 @@ int main(int argc, char **argv)
     }
     g_dir = argv[2];
     test_misuse();
+    test_compact_paths();
     test_porep_2k();
     test_snap_2k();
     test_porep_8m(argv[1]);
