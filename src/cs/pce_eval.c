@@ -156,6 +156,7 @@ static void eval_rows_compact(const eval_job *j, int m, uint64_t lo, uint64_t hi
     const uint64_t *kinds = j->kinds;
     const int16_t *small = j->small;
     fr_t *out = j->out[m];
+    const int16_t *pow2 = j->pow2;
     uint32_t k = row_ptr[lo];
     for (uint64_t r = lo; r < hi; r++) {
         uint32_t e = row_ptr[r + 1];
@@ -163,6 +164,33 @@ static void eval_rows_compact(const eval_job *j, int m, uint64_t lo, uint64_t hi
         bool general = false, digits = false, long_row = e - k >= LONG_ROW;
         fr_t acc;
         pow2_sum ps;
+        if (long_row) {
+            /* ±2^e entries on values 0 / 1 into the digits without a branch on the value
+             * (a MultiEq batch's bits are as often 0 as 1) */
+            memset(&ps, 0, sizeof ps);
+            digits = true;
+            for (; k < e; k++) {
+                uint32_t col = colv[k];
+                uint16_t ci = coefv[k];
+                unsigned kind = (unsigned)(kinds[col >> 5] >> ((col & 31) << 1)) & 3;
+                int pw = pow2[ci];
+                if (__builtin_expect(pw && kind < 2, 1)) {
+                    unsigned x = (unsigned)(pw > 0 ? pw : -pw) - 1;
+                    ps.d[pw < 0][x >> 5] += (uint64_t)kind << (x & 31);
+                    continue;
+                }
+                int sv = small[ci];
+                if (kind < 2 && sv) {
+                    count += sv * (int)kind;
+                    continue;
+                }
+                if (!general) {
+                    acc = FR_ZERO;
+                    general = true;
+                }
+                general_entry(j, col, ci, kind, &acc, &ps, true, &digits);
+            }
+        }
         for (; k < e; k++) {
             uint32_t col = colv[k];
             uint16_t ci = coefv[k];
@@ -178,7 +206,7 @@ static void eval_rows_compact(const eval_job *j, int m, uint64_t lo, uint64_t hi
             }
             general_entry(j, col, ci, kind, &acc, &ps, long_row, &digits);
         }
-        if (!general && count >= -CS_SMALL_INT_MAX && count <= CS_SMALL_INT_MAX) {
+        if (!general && !digits && count >= -CS_SMALL_INT_MAX && count <= CS_SMALL_INT_MAX) {
             out[r] = *cs_small_int((int)count);
             continue;
         }
@@ -242,17 +270,6 @@ cuzk_status cs_pce_eval(const cs_pce *p, const fr_t *w, uint64_t n_w, fr_t *a, f
     return CUZK_OK;
 }
 
-/* bits 0..31 of x to the even positions of the result */
-static inline uint64_t spread_even(uint64_t x)
-{
-    x &= 0xffffffffull;
-    x = (x | x << 16) & 0x0000ffff0000ffffull;
-    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
-    x = (x | x << 2) & 0x3333333333333333ull;
-    return (x | x << 1) & 0x5555555555555555ull;
-}
-
 /* Bits [at, at + 32) of bitmap w (words beyond `words` read as 0). */
 static inline uint64_t bits32(const uint64_t *w, uint64_t words, uint64_t at)
 {
@@ -279,7 +296,7 @@ static void column_kinds(const fr_t *inputs, uint64_t ni, const cs_witness *aux,
             take = na - j;
         uint64_t mask = take < 32 ? (1ull << take) - 1 : 0xffffffffull;
         uint64_t ones = bits32(aux->ones, aw, j) & mask, big = bits32(aux->big, aw, j) & mask;
-        kinds[col / 32] |= (spread_even(ones) | spread_even(big) << 1) << (2 * (col % 32));
+        kinds[col / 32] |= (cs_bits_spread(ones) | cs_bits_spread(big) << 1) << (2 * (col % 32));
         j += take;
     }
 }

@@ -55,6 +55,18 @@ static inline const fr_t *cs_witness_at(const cs_witness *w, uint64_t i)
  * (off + n) / 64 + 1 words). */
 void cs_bits_copy(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t n);
 
+/* Bits 0 .. 31 of x moved to bits 0, 2, .., 62 (two words interleaved: spread(x) |
+ * spread(y) << 1). */
+static inline uint64_t cs_bits_spread(uint64_t x)
+{
+    x &= 0xffffffffull;
+    x = (x | x << 16) & 0x0000ffff0000ffffull;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    return (x | x << 1) & 0x5555555555555555ull;
+}
+
 /* Write all n values into out[0 .. n) (plain array). */
 void cs_witness_expand(const cs_witness *w, fr_t *out);
 

@@ -52,17 +52,32 @@ gbool gb_alloc(cs_t *cs, bool value)
     return alloc_one(cs, value);
 }
 
+/* Word paths of gb_alloc_run and gb_word_*: when no operand bit is constant, every position
+ * takes the general case (no constant folding), so the results are 32 fresh bits (64 for
+ * maj) allocated in the per-bit order; they are allocated at once from values computed
+ * word-wise (cs_alloc_bits), then CS_PROVE pushes the per-bit rows in the per-bit order.
+ * Only for modes without LCs: CS_WITNESS, or CS_PROVE with room for the rows. */
+static inline bool word_path(const cs_t *cs, size_t rows)
+{
+    return !cs_wants_constraints(cs) || cs->num_constraints + rows <= cs->fast.rows_end;
+}
+
+/* after cs_alloc_bits: whether to push the rows (CS_PROVE, the cs still fine) */
+static inline bool word_rows(const cs_t *cs)
+{
+    return cs_wants_constraints(cs) && cs->status == CUZK_OK;
+}
+
 cs_var gb_alloc_run(cs_t *cs, uint64_t v, unsigned n)
 {
     cs_var b0 = (cs_var)cs->num_aux;
-    if (n > 64 || !(!cs_wants_constraints(cs) || cs->num_constraints + n <= cs->fast.rows_end)) {
+    if (n > 64 || !word_path(cs, n)) {
         for (unsigned i = 0; i < n; i++)
             alloc_one(cs, (v >> i) & 1);
         return b0;
     }
-    /* the word path (see gb_word_xor) */
     b0 = cs_alloc_bits(cs, v, n);
-    if (cs_wants_constraints(cs) && cs->status == CUZK_OK) {
+    if (word_rows(cs)) {
         for (unsigned i = 0; i < n; i++) {
             cs_var b = b0 + i;
             bool value = (v >> i) & 1;
@@ -159,33 +174,6 @@ static inline __attribute__((always_inline)) gbool bit_product(cs_t *cs, cs_var 
 static inline bool bitval(gbool x)
 {
     return x.kind == GB_NOT ? !x.value : x.value;
-}
-
-/* Word paths of gb_word_*: when no operand bit is constant, every position takes the
- * general case (no constant folding), so the results are 32 fresh bits (64 for maj)
- * allocated in the per-bit order; they are allocated at once from values computed
- * word-wise (cs_alloc_bits), then CS_PROVE pushes the per-bit rows in the per-bit order.
- * Only for modes without LCs: CS_WITNESS, or CS_PROVE with room for the rows. */
-static inline bool word_path(const cs_t *cs, size_t rows)
-{
-    return !cs_wants_constraints(cs) || cs->num_constraints + rows <= cs->fast.rows_end;
-}
-
-/* after cs_alloc_bits: whether to push the rows (CS_PROVE, the cs still fine) */
-static inline bool word_rows(const cs_t *cs)
-{
-    return cs_wants_constraints(cs) && cs->status == CUZK_OK;
-}
-
-/* bits 0..31 of x to the even positions of the result */
-static inline uint64_t spread_even(uint64_t x)
-{
-    x &= 0xffffffffull;
-    x = (x | x << 16) & 0x0000ffff0000ffffull;
-    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
-    x = (x | x << 2) & 0x3333333333333333ull;
-    return (x | x << 1) & 0x5555555555555555ull;
 }
 
 static inline __attribute__((always_inline)) gbool xor_one(cs_t *cs, gbool a, gbool b)
@@ -446,7 +434,7 @@ void gb_word_maj(cs_t *cs, const gb_word *a, const gb_word *b, const gb_word *c,
     }
     /* the word path (see word_path); per position: maj, then bc = b ∧ c (maj_one's order) */
     uint32_t mv = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value), bcv = b->value & c->value;
-    cs_var v0 = cs_alloc_bits(cs, spread_even(mv) | spread_even(bcv) << 1, 64);
+    cs_var v0 = cs_alloc_bits(cs, cs_bits_spread(mv) | cs_bits_spread(bcv) << 1, 64);
     for (unsigned i = 0; i < 32; i++)
         r.var[i] = v0 + 2 * i;
     r.konst = r.neg = 0;
