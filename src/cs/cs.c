@@ -195,8 +195,10 @@ static cs_var alloc_kind(cs_t *cs, const fr_t *value, int kind)
         }
     }
     cs_var v = (cs_var)*count | (kind ? 0 : CS_VAR_INPUT);
-    (*count)++;
-    cs_fast_refresh(cs);
+    /* a new word may have moved the bitmaps (their growth is at word starts) and opens the
+     * inline path over the rest of the word */
+    if ((*count)++ % 64 == 0)
+        cs_fast_refresh(cs);
     return v;
 }
 
