@@ -2,6 +2,7 @@
  * cs.h; model from bellperson's ProvingAssignment and TestConstraintSystem (bellperson
  * src/groth16/prover/mod.rs). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +40,13 @@ void cs_fast_refresh(cs_t *cs)
         f->ones = values ? im->aux.ones : NULL;
     }
     if (cs->mode == CS_PROVE && im->abc[0]) {
-        f->rows_end = im->abc_cap;
+        bool aligned = true; /* for the streaming stores (cs_store_stream) */
         for (int m = 0; m < 3; m++) {
             f->abc[m] = im->abc[m];
             f->dens[m] = im->dens[m];
+            aligned = aligned && ((uintptr_t)im->abc[m] & 15) == 0;
         }
+        f->rows_end = aligned ? im->abc_cap : 0;
     }
 }
 

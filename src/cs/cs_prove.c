@@ -248,6 +248,9 @@ cuzk_status cs_take_assignment(cs_t *cs, uint64_t rows, cs_assignment *out)
         return cs->status;
     cs_impl *im = cs->impl;
     uint64_t nc = cs->num_constraints, ni = cs->num_inputs, na = cs->num_aux, nv = ni + na;
+#if defined(__SSE2__)
+    _mm_sfence(); /* the rows streamed by cs_row_push, before a, b, c leave this thread */
+#endif
     cs_sync_aux(cs);
     if (im->failed)
         return cuzk_fail(&cs->err, CUZK_E_INVALID_ARG,
