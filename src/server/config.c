@@ -35,7 +35,7 @@ cuzk_status cuzk_config_defaults(cuzk_server_config *cfg, cuzk_error *err)
     cfg->max_jobs = 1024;
     cfg->journal_max_bytes = 32ull << 30;
     cfg->srs_verify_cache = true;
-    cfg->srs_pce = true;
+    cfg->srs_pce = CUZK_PCE_AUTO;
     cfg->memory_auto = true;
     cfg->safety_margin = 5ull << 30;
     cfg->abc_pool = true;
@@ -144,6 +144,7 @@ typedef enum {
     K_FORMAT,     /* "text" | "json" -> log_json */
     K_MODE,       /* octal string -> uint32_t */
     K_BOOL,       /* bool */
+    K_PCE,        /* cuzk_pce_mode: true, false or "auto" */
     K_DEPRECATED, /* accepted, warning, ignored */
     K_NO_EFFECT,  /* reference key without effect here: accepted, warning */
     K_BACKEND,    /* char *, a backend name (backends.h) */
@@ -178,7 +179,7 @@ static const key_spec KEYS[] = {
     {"srs", "cache_dir", K_STRING, OFF(srs_cache_dir), 0, 0, NULL},
     {"srs", "verify_params", K_BOOL, OFF(srs_verify_params), 0, 0, NULL},
     {"srs", "verify_cache", K_BOOL, OFF(srs_verify_cache), 0, 0, NULL},
-    {"srs", "pce", K_BOOL, OFF(srs_pce), 0, 0, NULL},
+    {"srs", "pce", K_PCE, OFF(srs_pce), 0, 0, NULL},
     {"srs", "lock_memory", K_BOOL, OFF(srs_lock_memory), 0, 0, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, "deprecated and ignored: SRS is loaded on demand (or use PreloadSRS)"},
     {"memory", "total_budget", K_BUDGET, 0, 0, 0, NULL},
@@ -412,6 +413,14 @@ static cuzk_status apply_key(cuzk_server_config *cfg, const key_spec *k, const t
             return st;
         *(bool *)(base + k->offset) = it->value.b;
         return CUZK_OK;
+    case K_PCE:
+        if (it->value.type == TOML_BOOL)
+            *(cuzk_pce_mode *)(base + k->offset) = it->value.b ? CUZK_PCE_ON : CUZK_PCE_OFF;
+        else if (it->value.type == TOML_STRING && !strcmp(it->value.str, "auto"))
+            *(cuzk_pce_mode *)(base + k->offset) = CUZK_PCE_AUTO;
+        else
+            return bad(err, path, it, "must be true, false or \"auto\"");
+        return CUZK_OK;
     case K_U32:
         if ((st = want_type(err, path, it, TOML_INT)))
             return st;
@@ -514,6 +523,8 @@ static bool key_differs(const key_spec *k, const cuzk_server_config *a, const cu
         return memcmp(pa, pb, sizeof(uint32_t)) != 0;
     case K_BOOL:
         return *(const bool *)pa != *(const bool *)pb;
+    case K_PCE:
+        return *(const cuzk_pce_mode *)pa != *(const cuzk_pce_mode *)pb;
     case K_BUDGET:
         return a->memory_auto != b->memory_auto || (!a->memory_auto && a->total_budget != b->total_budget);
     case K_FORMAT:

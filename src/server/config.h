@@ -39,6 +39,13 @@
 #define CUZK_CONFIG_MAX_BYTES ((size_t)1 << 20)
 
 /* One [[circuits]] entry: a circom circuit served as ProofKind CIRCUIT under `name`. */
+/* [srs] pce: when Filecoin partitions synthesize through their circuit's PCE. */
+typedef enum {
+    CUZK_PCE_OFF = 0, /* false: direct synthesis only */
+    CUZK_PCE_ON,      /* true: every Filecoin circuit */
+    CUZK_PCE_AUTO,    /* "auto": the circuits where it measured faster (fc_job_pce_faster) */
+} cuzk_pce_mode;
+
 typedef struct {
     char *name; /* unique; must not start with "synthetic-" */
     char *r1cs; /* path of the .r1cs */
@@ -71,8 +78,9 @@ typedef struct {
     bool srs_verify_params;       /* verify_params: BLAKE2b manifest digests (false: test params) */
     bool srs_verify_cache;        /* verify_cache: checksum every point cache section when loading
                                      (default true) */
-    bool srs_pce;                 /* pce: Filecoin partitions through pre-compiled constraint
-                                     evaluators in cache_dir (default true) */
+    cuzk_pce_mode srs_pce;        /* pce: Filecoin partitions through pre-compiled constraint
+                                     evaluators in cache_dir: "auto" (default: the circuits
+                                     where the PCE is faster, fc_job_pce_faster), true, false */
     bool srs_lock_memory;         /* lock_memory: mlock resident (HOT) parameters (default false) */
     /* [memory] */
     bool memory_auto;             /* total_budget = "auto" (default) */

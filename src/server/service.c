@@ -433,7 +433,7 @@ static cuzk_status stack_create(cuzk_service *s, const cuzk_server_config *cfg, 
     pce_cache_config pc = {.background = true, .record = true, .eval_threads = 1};
     prover_stack_config pcfg = {.backend = &bc, .engine = &ec, .charge_params = true,
                                 .add_providers = add_registry, .remove_providers = remove_registry,
-                                .providers_ctx = &rs, .filecoin = &sc, .pce = cfg->srs_pce ? &pc : NULL};
+                                .providers_ctx = &rs, .filecoin = &sc, .pce = cfg->srs_pce != CUZK_PCE_OFF ? &pc : NULL};
     return prover_stack_create(&pcfg, &s->stack, err);
 }
 
@@ -448,6 +448,7 @@ cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **ou
     pthread_mutex_init(&s->stage_mu, NULL);
     s->retention_ms = cfg->result_retention_ms;
     s->max_jobs = cfg->max_jobs;
+    s->pce_mode = cfg->srs_pce;
     cuzk_status st;
     if (*cfg->journal_dir && (st = cuzk_journal_open(cfg->journal_dir, cfg->journal_max_bytes, &s->journal, err))) {
         cuzk_service_destroy(s);

@@ -99,6 +99,7 @@ struct cuzk_service {
                                         added to the stack by the service */
     uint64_t retention_ms;
     uint32_t max_jobs;
+    cuzk_pce_mode pce_mode;          /* [srs] pce: which Filecoin jobs use the stack's PCEs */
     cuzk_journal *journal;           /* [daemon] journal_dir, or NULL */
     bool draining;                   /* drain cancels jobs: they stay in the journal to run again */
 

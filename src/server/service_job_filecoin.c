@@ -69,7 +69,7 @@ static cuzk_rpc_status prepare(cuzk_service *s, svc_job *job, const Cuzk__V1__Su
     free(v);
     job->src = fc;
     pce_cache *pce = prover_stack_pce(s->stack);
-    if (!st && pce)
+    if (!st && pce && (s->pce_mode == CUZK_PCE_ON || fc_job_pce_faster(fc)))
         st = fc_job_use_pce(fc, pce, &e);
     if (!st)
         fc_job_use_abc_pool(fc, cuzk_engine_abc_pool(s->engine));

@@ -184,6 +184,22 @@ st = c.call("GetStatus", pb.GetStatusRequest())
 names = {x.circuit_id for x in st.loaded_srs if x.tier == pb.SRSStatus.HOT}
 check({"porep-2k", "winning-2k", "wpost-2k", "snap-2k"} <= names, "loaded SRS: %s" % names)
 
+# [srs] pce = "auto" (the default): PoRep partitions synthesize directly and record no PCE;
+# WinningPoSt, WindowPoSt and SnapDeals record theirs in the background after a first proof
+cache = os.path.join(lib.TMP, "cache")
+
+
+def pce_circuits():
+    return {f.rsplit("-", 1)[0] for f in os.listdir(cache) if f.endswith(".cuzkpce")}
+
+
+want = {"winning-2k", "wpost-2k", "snap-2k"}
+deadline = time.time() + 120
+while not want <= pce_circuits() and time.time() < deadline:
+    time.sleep(0.5)
+check(want <= pce_circuits() and not {x for x in pce_circuits() if x.startswith("porep-")},
+      "pce = auto: PCEs of %s (want %s, none for PoRep)" % (sorted(pce_circuits()), sorted(want)))
+
 # Parameters on the memory budget: a budget that holds either porep-2k or snap-2k with a
 # partition's working set, never both. Alternating jobs of the two circuits, submitted at
 # once, all complete: the parameters of an idle circuit leave (WARM) when the other needs

@@ -162,7 +162,21 @@ int main(void)
     CHECK(!strcmp(cfg.listen, "unix:///run/curio/cuzk.sock"), "default listen %s", cfg.listen);
     CHECK(cfg.memory_auto && cfg.safety_margin == (5ull << 30), "default memory");
     CHECK(cfg.max_message_bytes == (256ull << 20), "default message limit");
+    CHECK(cfg.srs_pce == CUZK_PCE_AUTO, "default [srs] pce is auto: %d", (int)cfg.srs_pce);
     cuzk_config_free(&cfg);
+    /* [srs] pce: true, false or "auto" */
+    const struct {
+        const char *text;
+        cuzk_pce_mode want;
+    } pce_modes[] = {{"[srs]\npce = true\n", CUZK_PCE_ON},
+                     {"[srs]\npce = false\n", CUZK_PCE_OFF},
+                     {"[srs]\npce = \"auto\"\n", CUZK_PCE_AUTO}};
+    for (size_t i = 0; i < sizeof pce_modes / sizeof *pce_modes; i++) {
+        cuzk_error e = {0};
+        CHECK(apply(pce_modes[i].text, &cfg, &e) == CUZK_OK && cfg.srs_pce == pce_modes[i].want, "%s -> %d (%s)",
+              pce_modes[i].text, (int)cfg.srs_pce, e.msg);
+        cuzk_config_free(&cfg);
+    }
 
     const char *full = "# comment\n"
                        "[daemon]\nlisten = \"127.0.0.1:9820\"  # trailing\nstatus_listen = '127.0.0.1:9821'\n"
@@ -225,6 +239,8 @@ int main(void)
     expect_error("[gpus]\ndevices = [\"0\"]\n", "gpus.devices: element 0 is not a device index");
     expect_error("[gpus]\ndevices = [1, 2, 1]\n", "gpus.devices: device 1 is listed twice");
     expect_error("[gpus]\nfallback_to_cpu = \"yes\"\n", "t.toml:2: gpus.fallback_to_cpu: expected a bool");
+    expect_error("[srs]\npce = \"yes\"\n", "t.toml:2: srs.pce: must be true, false or \"auto\"");
+    expect_error("[srs]\npce = 1\n", "t.toml:2: srs.pce: must be true, false or \"auto\"");
     expect_error("[gpus]\ndevice_memory_percent = 0\n", "gpus.device_memory_percent: 0 is out of range (1..100)");
     expect_error("[gpus]\ndevice_memory_percent = 101\n", "(1..100)");
     expect_error("[gpus]\ndevice_memory_limit = \"lots\"\n", "t.toml:2: gpus.device_memory_limit: ");

@@ -376,6 +376,8 @@ cuzk_status fc_job_use_pce(fc_job *j, pce_cache *m, cuzk_error *err)
     return CUZK_OK;
 }
 
+bool fc_job_pce_faster(const fc_job *j) { return j->ops->pce_faster; }
+
 void fc_job_use_abc_pool(fc_job *j, cuzk_abc_pool *pool)
 {
     j->abc_pool = pool;

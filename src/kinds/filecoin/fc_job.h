@@ -106,6 +106,11 @@ cuzk_status fc_job_create(const fc_job_request *req, fc_srs *srs, fc_job **out, 
  * without a PCE shape ignore `m`. Call before submitting; `m` must outlive the job.
  * Errors: CUZK_E_INVALID_ARG for a job created without parameters. */
 cuzk_status fc_job_use_pce(fc_job *j, pce_cache *m, cuzk_error *err);
+/* Whether the job's circuit family is synthesized through its PCE under the daemon's
+ * [srs] pce = "auto" (fc_job_use_pce is then called): not PoRep, whose direct synthesis
+ * measured faster than its PCE (bench/synth-filecoin.sh --porep --pce, docs/engine.md#pce);
+ * PoSt and SnapDeals, Poseidon-heavy, yes. Thread-safe (reads constant operations). */
+bool fc_job_pce_faster(const fc_job *j);
 
 /* Take every partition's a/b/c (one region of 3 x the domain's rows, the estimate's
  * abc_bytes) from `pool`, the engine's (cuzk_engine_abc_pool of the engine the job runs

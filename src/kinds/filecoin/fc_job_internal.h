@@ -20,6 +20,9 @@ typedef struct {
      * synthesize the circuit of such a shape without values (CS_SHAPE / CS_RECORD). */
     void (*shape_of)(const fc_job *j, void *out);
     cuzk_status (*synth_shape)(const void *shape, cs_t *cs, cuzk_error *err);
+    /* Whether the daemon's [srs] pce = "auto" synthesizes this family through its PCE
+     * (fc_job_pce_faster): false where direct synthesis measured faster. */
+    bool pce_faster;
 } fc_job_ops;
 
 struct fc_job {

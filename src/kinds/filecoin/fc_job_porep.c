@@ -48,7 +48,11 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
 
 _Static_assert(sizeof(fc_porep_circuit_params) <= PCE_CACHE_SHAPE_MAX, "PoRep shape fits a PCE circuit");
 
-static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
+/* Not pce_faster: direct synthesis writes a/b/c from the gadgets' word-form values at the
+ * speed of streaming stores, and the PCE's products, reading a 5.9 GB PCE per 32 GiB
+ * partition, measured slower (bench/synth-filecoin.sh --porep --pce --abc-pool, one thread:
+ * 2.77 s against 1.87 s at 32 GiB; also slower at 8 MiB). */
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape, false};
 
 static void hex32(const uint8_t b[32], char out[65])
 {

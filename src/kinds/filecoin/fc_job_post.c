@@ -46,7 +46,10 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
 
 _Static_assert(sizeof(fc_post_shape) <= PCE_CACHE_SHAPE_MAX, "PoSt shape fits a PCE circuit");
 
-static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
+/* pce_faster: direct synthesis of Poseidon's long linear combinations builds, normalises and
+ * evaluates LCs that the PCE's products replace (the word-form fast paths that made PoRep's
+ * direct synthesis faster than its PCE do not reach them). */
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape, true};
 
 cuzk_status fc_job_init_post(fc_job *j, const fc_job_request *req, cuzk_error *err)
 {

@@ -56,7 +56,9 @@ static cuzk_status synth_shape(const void *shape, cs_t *cs, cuzk_error *err)
 
 _Static_assert(sizeof(fc_snap_shape) <= PCE_CACHE_SHAPE_MAX, "SnapDeals shape fits a PCE circuit");
 
-static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape};
+/* pce_faster: like PoSt, a Poseidon-heavy circuit (tree R paths, the encoding's field
+ * arithmetic) whose direct synthesis builds long linear combinations. */
+static const fc_job_ops OPS = {synth, inputs, free_data, shape_of, synth_shape, true};
 
 static cuzk_status comm(const fc_bytes *b, const char *field, uint8_t raw[32], fr_t *v, cuzk_error *err)
 {
