@@ -156,6 +156,9 @@ static cuzk_status pick(gpu_runtime rt, const backend_config *cfg, bool gpus_onl
                 st = cuzk_fail(err, CUZK_E_INVALID_ARG, "[gpus] devices: %s device %u does not exist (%zu found%s%s)",
                                gpu_runtime_name(rt), cfg->devices[i], rep.ndevices, rep.reason[0] ? ": " : "",
                                rep.reason);
+            else if (gpus_only && rep.devices[cfg->devices[i]].is_cpu)
+                snprintf(why, whylen, "%s: device %u is a CPU device (auto takes GPUs only; backend = \"%s\" to use it)",
+                         gpu_runtime_name(rt), cfg->devices[i], gpu_runtime_name(rt));
             else
                 idx[(*n)++] = cfg->devices[i];
         }

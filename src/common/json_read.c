@@ -280,6 +280,8 @@ cuzk_status cuzk_json_read_base64(cuzk_json_reader *j, uint8_t **out, size_t *le
     free(unesc);
     if (st == CUZK_E_NOMEM)
         return cuzk_json_read_fail(j, st, "out of memory decoding %zu base64 characters", n);
+    if (st && !s.escaped && bad < n)
+        j->p = (const uint8_t *)s.s + bad; /* the byte offset of the bad character itself */
     if (st)
         return cuzk_json_read_fail(j, st, "not standard base64: %s at character %zu of %zu",
                             bad == n ? "length not a multiple of 4" : "bad character", bad, n);

@@ -371,7 +371,7 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
         char backend[256];
         bool missing = false;
         if (cuzk_service_check_backend(&cfg, backend, sizeof backend, &err)) {
-            cuzk_log(CUZK_LOG_ERROR, "config: [gpus] %s", err.msg);
+            cuzk_log(CUZK_LOG_ERROR, "config: %s%s", strncmp(err.msg, "[gpus]", 6) ? "[gpus] " : "", err.msg);
             goto out;
         }
         cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend);

@@ -526,6 +526,16 @@ static void test_config_errors(void)
             CHECK(!st && b && !backend_is_gpu(b) && strstr(backend_describe(b), "cpu"), "auto -> cpu: %s",
                   b ? backend_describe(b) : err.msg);
             backend_close(b);
+            /* nor when the device list names the CPU device */
+            if (rep.ndevices) {
+                backend_config_default(&cfg);
+                CHECK(backend_config_flag(&cfg, &dev, "--device", "0", &err) == 1, "--device 0");
+                b = NULL;
+                st = backend_open(&cfg, &b, &err);
+                CHECK(!st && b && !backend_is_gpu(b) && strstr(backend_describe(b), "device 0 is a CPU device"),
+                      "auto with devices [0] -> cpu: %s", b ? backend_describe(b) : err.msg);
+                backend_close(b);
+            }
         }
     }
     gpu_report_free(&rep);

@@ -92,6 +92,7 @@ for p in ("shape", "witness", "synthesis", "pce_record", "pce_products"):
 PY
 ok
 expect_rc 2 "--abc-pool and --repeat go with --synth-only" "$cuzk" c2 "$c1" --check --abc-pool
+expect_rc 2 "--witness-only writes none" "$cuzk" c2 "$c1" --synth-only --witness-only --abc-pool
 
 # tampered copies: offsets from an independent walk of the bincode layout
 declare -A off

@@ -72,6 +72,8 @@ int main(void)
     expect_bad("[\"AAE\"]", "$[0]", "length not a multiple of 4");
     expect_bad("[\"AAEC\",\"AA=A\"]", "$[1]", "bad character at character 2");
     expect_bad("[\"AAEC\",\"A A=\"]", "$[1]", "bad character at character 1");
+    /* the byte offset is the bad character's own: [ " A A E C " , " A A = A */
+    expect_bad("[\"AAEC\",\"AA=A\"]", "$[1]", "at character 2 of 4 (byte offset 11)");
     expect_bad("[\"AAEC\",1]", "$[1]", "expected a string, found a number");
     expect_bad("[\"AAEC\"", "$", "expected ',' or ']', found end of input");
     expect_bad("[\"AAEC\",]", "trailing comma", NULL);

@@ -210,6 +210,7 @@ typedef struct {
 
 typedef struct {
     bool ok;
+    bool cancelled;       /* the job ended CANCELLED (CancelProof) */
     grpc_status_code rpc; /* not OK: the call itself failed (no daemon, refused request) */
     double wall_s;
     uint64_t prove_ms, queue_ms, total_ms, synth_ms, srs_ms;
@@ -277,6 +278,7 @@ static void prove_one(client *c, const proof_opts *o, uint64_t seed, proof_resul
     const Cuzk__V1__AwaitProofResponse *a = ((Cuzk__V1__ProveResponse *)resp)->result;
     if (a) {
         r->ok = a->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        r->cancelled = a->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
         r->prove_ms = a->gpu_compute_ms;
         r->queue_ms = a->queue_wait_ms;
         r->total_ms = a->total_ms;
@@ -766,7 +768,7 @@ int bench_client(int argc, char **argv)
             rc = 2;
             goto done;
         }
-        printf("status: %s\n", r.ok ? "COMPLETED" : "FAILED");
+        printf("status: %s\n", r.ok ? "COMPLETED" : r.cancelled ? "CANCELLED" : "FAILED");
         if (r.ok) {
             printf("total %" PRIu64 " ms, queue %" PRIu64 " ms, synth (summed over partitions) %" PRIu64
                    " ms, prove (summed over partitions) %" PRIu64 " ms, parameter load %" PRIu64

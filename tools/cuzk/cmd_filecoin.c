@@ -248,6 +248,9 @@ static int parse(fc_cli *c, int argc, char **argv)
         return usage_error(c, "%s", "--witness-only goes with --synth-only");
     if ((c->abc_pool || c->repeats) && !c->synth_only)
         return usage_error(c, "%s", "--abc-pool and --repeat go with --synth-only");
+    if (c->abc_pool && c->witness_only && !c->pce)
+        return usage_error(c, "%s", "--abc-pool takes a/b/c from the pool: --witness-only writes none (add --pce "
+                                    "for the PCE's products)");
     if (c->type != FC_JOB_POREP && !has_rp)
         return usage_error(c, "%s", "--registered-proof is required");
     if ((c->type == FC_JOB_WINDOW_POST || c->type == FC_JOB_WINNING_POST) && (!c->req.has_miner || !c->req.randomness.data))
