@@ -338,16 +338,25 @@ gbool gb_sha256_ch(cs_t *cs, gbool a, gbool b, gbool c)
     return ch_one(cs, a, b, c);
 }
 
-void gb_word_ch(cs_t *cs, const gb_word *a, const gb_word *b, const gb_word *c, gb_word *out)
+/* A word operation of three words bit by bit through the one-bit gadget `op` (words with
+ * constants, or modes without the word path). */
+static void word_per_bit(cs_t *cs, const gb_word *a, const gb_word *b, const gb_word *c,
+                         gbool (*op)(cs_t *, gbool, gbool, gbool), gb_word *out)
 {
     gb_word r;
+    r.konst = r.neg = r.value = 0;
+    for (unsigned i = 0; i < 32; i++)
+        gb_word_set(&r, i, op(cs, gb_word_bit(a, i), gb_word_bit(b, i), gb_word_bit(c, i)));
+    *out = r;
+}
+
+void gb_word_ch(cs_t *cs, const gb_word *a, const gb_word *b, const gb_word *c, gb_word *out)
+{
     if ((a->konst | b->konst | c->konst) || !word_path(cs, 32)) {
-        r.konst = r.neg = r.value = 0;
-        for (unsigned i = 0; i < 32; i++)
-            gb_word_set(&r, i, ch_one(cs, gb_word_bit(a, i), gb_word_bit(b, i), gb_word_bit(c, i)));
-        *out = r;
+        word_per_bit(cs, a, b, c, gb_sha256_ch, out);
         return;
     }
+    gb_word r;
     /* the word path (see word_path) */
     uint32_t chv = (a->value & b->value) ^ (~a->value & c->value);
     cs_var c0 = cs_alloc_bits(cs, chv, 32);
@@ -424,14 +433,11 @@ gbool gb_sha256_maj(cs_t *cs, gbool a, gbool b, gbool c)
 
 void gb_word_maj(cs_t *cs, const gb_word *a, const gb_word *b, const gb_word *c, gb_word *out)
 {
-    gb_word r;
     if ((a->konst | b->konst | c->konst) || !word_path(cs, 64)) {
-        r.konst = r.neg = r.value = 0;
-        for (unsigned i = 0; i < 32; i++)
-            gb_word_set(&r, i, maj_one(cs, gb_word_bit(a, i), gb_word_bit(b, i), gb_word_bit(c, i)));
-        *out = r;
+        word_per_bit(cs, a, b, c, gb_sha256_maj, out);
         return;
     }
+    gb_word r;
     /* the word path (see word_path); per position: maj, then bc = b ∧ c (maj_one's order) */
     uint32_t mv = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value), bcv = b->value & c->value;
     cs_var v0 = cs_alloc_bits(cs, cs_bits_spread(mv) | cs_bits_spread(bcv) << 1, 64);
