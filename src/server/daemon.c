@@ -367,11 +367,13 @@ int cuzk_daemon_run(const cuzk_daemon_args *a)
     warn_exposed(&cfg, &sec);
     if (a->check_config) {
         /* the daemon's own refusals: the backend it would open (devices, kernels), the
-         * parameter files; a missing param_cache only warns, as the daemon starts anyway */
+         * engine it would start over it (memory budget, the backend's staging charged to
+         * it), the parameter files; a missing param_cache only warns, as the daemon starts
+         * anyway */
         char backend[256];
         bool missing = false;
         if (cuzk_service_check_backend(&cfg, backend, sizeof backend, &err)) {
-            cuzk_log(CUZK_LOG_ERROR, "config: %s%s", strncmp(err.msg, "[gpus]", 6) ? "[gpus] " : "", err.msg);
+            cuzk_log(CUZK_LOG_ERROR, "config: %s", err.msg);
             goto out;
         }
         cuzk_log(CUZK_LOG_INFO, "prover backend: %s", backend);

@@ -365,19 +365,6 @@ static cuzk_status backend_config_of(const cuzk_server_config *cfg, backend_conf
     return CUZK_OK;
 }
 
-cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err)
-{
-    backend_config bc;
-    backend *b = NULL;
-    cuzk_status st = backend_config_of(cfg, &bc, err);
-    if (!st)
-        st = backend_open(&bc, &b, err);
-    if (!st && cap)
-        snprintf(describe, cap, "%s", backend_describe(b));
-    backend_close(b);
-    return st;
-}
-
 /* The stack's step 4 (prover/stack.h): the circuit registry, the manager's first provider (an
  * unknown id's message lists the configured circuits first), its kinds' a/b/c from the
  * engine's pool. */
@@ -401,6 +388,60 @@ static cuzk_status add_registry(void *ctx, prover_stack *st, void **added, cuzk_
 
 static void remove_registry(void *added) { cuzk_registry_destroy(added); }
 
+/* The [engine] and [memory] keys as a cuzk_engine_config (engine/engine.h); its events go
+ * to on_event(s) when s is not NULL. */
+static void engine_config_of(const cuzk_server_config *cfg, cuzk_service *s, cuzk_engine_config *ec)
+{
+    cuzk_engine_config_default(ec);
+    ec->partition_workers = cfg->partition_workers;
+    ec->synthesis_lookahead = cfg->synthesis_lookahead;
+    ec->gpu_workers_per_device = cfg->gpu_workers_per_device;
+    ec->finalizer_threads = cfg->finalizer_threads;
+    ec->memory_budget_auto = cfg->memory_auto;
+    ec->memory_budget_bytes = cfg->total_budget;
+    ec->safety_margin_bytes = cfg->safety_margin;
+    ec->abc_pool = cfg->abc_pool;
+    ec->abc_pool_cfg.idle_ms = cfg->abc_pool_idle_ms;
+    if (s) {
+        ec->on_event = on_event;
+        ec->event_ctx = s;
+    }
+}
+
+/* err's message after `what`; returns st. */
+static cuzk_status prefixed(cuzk_error *err, cuzk_status st, const char *what)
+{
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    return cuzk_fail(err, st, "%s%s", what, msg);
+}
+
+cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err)
+{
+    backend_config bc;
+    cuzk_engine_config ec;
+    backend *b = NULL;
+    cuzk_engine *e = NULL;
+    cuzk_status st = backend_config_of(cfg, &bc, err);
+    if (!st)
+        st = backend_open(&bc, &b, err);
+    if (st) {
+        return strncmp(err->msg, "[gpus]", 6) ? prefixed(err, st, "[gpus] ") : st;
+    }
+    /* the stack's step 2 as stack_create makes it (prover/stack.c): the engine's refusals,
+     * its memory budget and the backend's charges to it ([gpus] staging_buffer) */
+    engine_config_of(cfg, NULL, &ec);
+    ec.backend = backend_table(b);
+    st = cuzk_engine_create(&ec, &e, err);
+    if (st)
+        prefixed(err, st, "cannot start the engine: ");
+    else if (cap)
+        snprintf(describe, cap, "%s", backend_describe(b));
+    cuzk_engine_destroy(e);
+    backend_close(b);
+    return st;
+}
+
 /* The proving stack of cfg: the [gpus] backend, the engine ([engine], [memory]) with the
  * service's event hook, every circuit's parameters charged to its budget (idle ones give
  * way to partitions and to other circuits' parameters) through the circuit registry and the
@@ -414,18 +455,7 @@ static cuzk_status stack_create(cuzk_service *s, const cuzk_server_config *cfg, 
     if (st)
         return st;
     cuzk_engine_config ec;
-    cuzk_engine_config_default(&ec);
-    ec.partition_workers = cfg->partition_workers;
-    ec.synthesis_lookahead = cfg->synthesis_lookahead;
-    ec.gpu_workers_per_device = cfg->gpu_workers_per_device;
-    ec.finalizer_threads = cfg->finalizer_threads;
-    ec.memory_budget_auto = cfg->memory_auto;
-    ec.memory_budget_bytes = cfg->total_budget;
-    ec.safety_margin_bytes = cfg->safety_margin;
-    ec.abc_pool = cfg->abc_pool;
-    ec.abc_pool_cfg.idle_ms = cfg->abc_pool_idle_ms;
-    ec.on_event = on_event;
-    ec.event_ctx = s;
+    engine_config_of(cfg, s, &ec);
     registry_step rs = {cfg, cfg->synthesis_threads ? cfg->synthesis_threads : online_cpus(), &s->registry};
     fc_srs_config sc = {.param_cache = cfg->param_cache, .cache_dir = cfg->srs_cache_dir,
                         .verify_digests = cfg->srs_verify_params, .verify_checksums = cfg->srs_verify_cache,

@@ -72,11 +72,17 @@ typedef struct {
 cuzk_status cuzk_service_create(const cuzk_server_config *cfg, cuzk_service **out, cuzk_error *err);
 
 /* Choose and open the prover backend of cfg's [gpus] keys exactly as cuzk_service_create
- * does (backends/backends.h backend_open: devices found, kernels built or loaded), then close
- * it: the daemon's --check-config. On success `describe` (cap bytes, may be 0) receives
- * backend_describe's line. Errors: backend_open's (CUZK_E_UNSUPPORTED "backend cuda: no
- * device (...)", CUZK_E_INVALID_ARG, CUZK_E_DEVICE, CUZK_E_NOMEM). No engine exists meanwhile;
- * call it from one thread. */
+ * does (backends/backends.h backend_open: devices found, kernels built or loaded), start the
+ * engine of cfg's [engine] and [memory] keys over it as cuzk_service_create does
+ * (engine/engine.h cuzk_engine_create: the memory budget resolved, the backend's pinned
+ * staging charged to it), then stop and close both: the daemon's --check-config, so that it
+ * refuses what the daemon's start refuses. On success `describe` (cap bytes, may be 0)
+ * receives backend_describe's line. Errors: backend_open's, message prefixed "[gpus] "
+ * (CUZK_E_UNSUPPORTED "[gpus] backend cuda: no device (...)", CUZK_E_INVALID_ARG,
+ * CUZK_E_DEVICE, CUZK_E_NOMEM); cuzk_engine_create's, prefixed "cannot start the engine: "
+ * (CUZK_E_INVALID_ARG "... memory safety_margin N bytes leaves no budget ...", CUZK_E_NOMEM
+ * "... pinned staging of N bytes ... does not fit the host memory budget ..."). No job runs
+ * meanwhile; call it from one thread. */
 cuzk_status cuzk_service_check_backend(const cuzk_server_config *cfg, char *describe, size_t cap, cuzk_error *err);
 
 

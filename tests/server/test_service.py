@@ -199,6 +199,23 @@ else:
 folder, cfg4 = write_config("cpu", "127.0.0.1:0", '[gpus]\nbackend = "cpu"\n')
 rc, err = run_daemon(["--check-config", "--config", cfg4])
 check(rc == 0 and "prover backend: cpu" in err, "--check-config names the backend it opened: %r" % err[-300:])
+# the engine the daemon would start over that backend: its memory budget (a safety_margin
+# above any host's MemTotal) and, on an OpenCL device, the backend's pinned staging charged
+# to it (1 TiB a worker) are refused by the daemon (exit 2) and so by --check-config
+refusals = [("safety_margin above MemTotal", '[gpus]\nbackend = "cpu"\n[memory]\nsafety_margin = "100TiB"\n',
+             "safety_margin 109951162777600 bytes leaves no budget")]
+if re.search(r"^opencl: .*device", gpu_info, re.M) and "opencl: no device" not in gpu_info:
+    refusals.append(("1 TiB of pinned staging", '[gpus]\nbackend = "opencl"\nstaging_buffer = "1TiB"\n',
+                     "[gpus] staging_buffer 1099511627776) does not fit the host memory budget"))
+else:
+    print("SKIP: no OpenCL device: the staging_buffer refusal is not checked")
+for what, extra, needle in refusals:
+    folder, cfg5 = write_config("engine", "127.0.0.1:0", extra)
+    rc, err = run_daemon(["--config", cfg5])
+    check(rc == 2 and needle in err, "the daemon refuses %s: rc %s %r" % (what, rc, err[-400:]))
+    rc, err = run_daemon(["--check-config", "--config", cfg5])
+    check(rc == 2 and "config: cannot start the engine: " in err and needle in err and ": OK" not in err,
+          "--check-config refuses %s: rc %s %r" % (what, rc, err[-400:]))
 for what, extra, needles in [
         ("unknown key", "bogus = 1\n", ["%s:6: daemon.bogus: unknown key"]),
         ("missing circuit file", '[[circuits]]\nname = "x"\nr1cs = "/nonexistent/x.r1cs"\nzkey = "/nonexistent/x.zkey"\n',
