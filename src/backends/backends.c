@@ -180,6 +180,9 @@ cuzk_status backend_open(const backend_config *cfg, backend **out, cuzk_error *e
     if (cfg->n_devices > BACKEND_MAX_DEVICES)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "%zu devices listed, at most %d", cfg->n_devices,
                          BACKEND_MAX_DEVICES);
+    if (cfg->workers_per_device > CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE)
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "workers_per_device %u is out of range (1..%u)",
+                         cfg->workers_per_device, CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE);
     backend_config eff = *cfg;
     fr_t rs[2];
     cuzk_status st = fixed_rs_of(cfg, &eff, rs, err);

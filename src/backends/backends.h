@@ -45,7 +45,8 @@ typedef struct {
     unsigned cpu_threads;          /* threads of the CPU work (prove_finish's B_G2 MSM, the CPU
                                       backend, the fallback); 0: 1 */
     unsigned workers_per_device;   /* the engine's gpu_workers_per_device: one queue and one
-                                      pinned staging buffer each, made on first use; 0: 1 */
+                                      pinned staging buffer each, made on first use; 0: 1;
+                                      at most CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE */
     double device_memory_fraction; /* resident bases budget per device: this fraction of the
                                       device's memory (0 < f <= 1; 0: 0.5) ... */
     uint64_t device_memory_limit;  /* ... or this many bytes when smaller (0: no limit) */
@@ -83,7 +84,8 @@ int backend_config_flag(backend_config *cfg, uint32_t *device_slot, const char *
 typedef struct backend backend;
 
 /* Choose and open the backend of cfg (see above). *out is owned by the caller
- * (backend_close). Errors: CUZK_E_INVALID_ARG (bad config: fraction, an unknown device index,
+ * (backend_close). Errors: CUZK_E_INVALID_ARG (bad config: fraction, workers_per_device above
+ * CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, an unknown device index,
  * an unparsable fail hook), CUZK_E_UNSUPPORTED (the runtime asked for is not built in, or has
  * no device: the message gives the runtime's reason), CUZK_E_DEVICE / CUZK_E_NOMEM from
  * opening a device (naming it). */

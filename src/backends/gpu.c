@@ -464,8 +464,7 @@ cuzk_status gpu_backend_open(gpu_runtime rt, const unsigned *indices, size_t n, 
     backend_cpu_init(&g->cpu, g->cpu_threads);
     g->fallback = cfg->fallback_to_cpu;
     g->staging_bytes = cfg->staging_bytes >= 2 * 4096 ? cfg->staging_bytes & ~(size_t)4095 : (size_t)32 << 20;
-    unsigned w = cfg->workers_per_device ? cfg->workers_per_device : 1;
-    g->max_slots = w < GPU_MAX_SLOTS ? w : GPU_MAX_SLOTS;
+    g->max_slots = cfg->workers_per_device ? cfg->workers_per_device : 1; /* <= GPU_MAX_SLOTS: backend_open */
     if (cfg->test_r && cfg->test_s) {
         g->fixed_rs = true;
         g->r = *cfg->test_r;

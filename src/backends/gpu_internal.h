@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "backends/backends.h"
+#include "engine/engine.h"
 #include "gpu/msm.h"
 #include "gpu/ntt.h"
 #include "gpu/runtime.h"
@@ -77,7 +78,8 @@ typedef struct {
     size_t w_bytes;
 } gpu_slot;
 
-#define GPU_MAX_SLOTS 64
+/* the engine's bound of gpu_workers_per_device is this backend's slot count */
+#define GPU_MAX_SLOTS CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE
 
 typedef struct gpu_dev {
     uint32_t pos; /* position in the backend's device list (the engine's device number) */

@@ -123,7 +123,11 @@ typedef void (*cuzk_engine_event_fn)(void *ctx, const cuzk_engine_event *ev);
  * instead of spending seconds starting threads until pthread_create fails. */
 #define CUZK_ENGINE_MAX_PARTITION_WORKERS 4096u
 #define CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD 65536u
-#define CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE 256u
+/* Unlike the others, this one is a real limit: the GPU backend has this many worker slots
+ * (one queue and pinned staging each) a device (backends/gpu_internal.h GPU_MAX_SLOTS), and
+ * the daemon's [gpus] gpu_workers_per_device and cuzk-bench batch --gpu-workers accept
+ * 1..this. */
+#define CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE 64u
 #define CUZK_ENGINE_MAX_FINALIZER_THREADS 256u
 /* num_devices (from the backend) x gpu_workers_per_device */
 #define CUZK_ENGINE_MAX_PROVER_WORKERS 4096u

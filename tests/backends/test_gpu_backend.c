@@ -24,6 +24,7 @@
 #include "backends/backends.h"
 #include "backends/cpu.h"
 #include "check.h"
+#include "engine/engine.h"
 #include "gpu_test_runtime.h"
 #include "gpu/runtime.h"
 #include "kinds/builtin/builtin.h"
@@ -506,6 +507,16 @@ static void test_config_errors(void)
     backend *b = NULL;
     cuzk_status st = backend_open(&cfg, &b, &err);
     CHECK(st == CUZK_E_INVALID_ARG && strstr(err.msg, "device 63"), "unknown device: %d '%s'", st, err.msg);
+    /* more workers a device than the GPU backend has slots: refused, not capped */
+    backend_config wcfg;
+    backend_config_default(&wcfg);
+    wcfg.kind = runtime_kind();
+    wcfg.workers_per_device = CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE + 1;
+    b = NULL;
+    st = backend_open(&wcfg, &b, &err);
+    CHECK(st == CUZK_E_INVALID_ARG && !b && strstr(err.msg, "workers_per_device 65 is out of range (1..64)"),
+          "workers_per_device 65: %d '%s'", st, err.msg);
+    backend_close(b);
     CHECK(backend_config_flag(&cfg, &dev, "--device", "x", &err) == -1, "--device x");
     CHECK(backend_config_flag(&cfg, &dev, "--backend", "gpu", &err) == -1 && strstr(err.msg, "gpu"), "--backend gpu");
     CHECK(backend_config_flag(&cfg, &dev, "--backend", NULL, &err) == -1, "--backend without a value");

@@ -1103,7 +1103,7 @@ static void test_config_errors(void)
         {"finalizer_threads", offsetof(cuzk_engine_config, finalizer_threads), CUZK_ENGINE_MAX_FINALIZER_THREADS},
     };
     CHECK(CUZK_ENGINE_MAX_PARTITION_WORKERS == 4096 && CUZK_ENGINE_MAX_SYNTHESIS_LOOKAHEAD == 65536 &&
-              CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE == 256 && CUZK_ENGINE_MAX_FINALIZER_THREADS == 256 &&
+              CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE == 64 && CUZK_ENGINE_MAX_FINALIZER_THREADS == 256 &&
               CUZK_ENGINE_MAX_PROVER_WORKERS == 4096,
           "config bounds changed");
     for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
@@ -1138,12 +1138,12 @@ static void test_config_errors(void)
         e = NULL;
     }
     cfg.synthesis_lookahead = 1;
-    /* prover threads = devices x gpu_workers_per_device: 17 x 256 = 4352 > 4096 */
-    m.num_devices = 17;
-    cfg.gpu_workers_per_device = 256;
+    /* prover threads = devices x gpu_workers_per_device: 65 x 64 = 4160 > 4096 */
+    m.num_devices = 65;
+    cfg.gpu_workers_per_device = 64;
     CHECK(cuzk_engine_create(&cfg, &e, &err) == CUZK_E_INVALID_ARG && !e && strstr(err.msg, "gpu_workers_per_device") &&
-              strstr(err.msg, "17 devices") && strstr(err.msg, "4352"),
-          "17 devices x 256 workers: %s", err.msg);
+              strstr(err.msg, "65 devices") && strstr(err.msg, "4160"),
+          "65 devices x 64 workers: %s", err.msg);
     m.num_devices = 1;
     cfg.gpu_workers_per_device = 1;
     cfg.backend = NULL;

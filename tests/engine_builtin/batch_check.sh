@@ -47,5 +47,15 @@ out=$("$bench" batch --kind synthetic --log-constraints 8 --partitions 1 --count
 rc=$?
 check "a job that can never fit fails (rc $rc)" '[[ $rc -ne 0 ]] && grep -qi "budget\|fit" <<<"$out"'
 
+# --gpu-workers: the GPU backend's worker slots a device (1..64, as the daemon's
+# [gpus] gpu_workers_per_device); 65 is refused before anything starts, 64 runs
+out=$("$bench" batch --kind synthetic --log-constraints 8 --partitions 1 --count 1 --gpu-workers 65 --quiet 2>&1)
+rc=$?
+check "--gpu-workers 65 refused (rc $rc): $out" '[[ $rc -ne 0 ]] && grep -q -- "--gpu-workers needs an integer in 1..64" <<<"$out"'
+out=$("$bench" batch --kind synthetic --log-constraints 8 --partitions 1 --count 1 --gpu-workers 64 --threads 1 \
+  --json --quiet 2>/dev/null)
+rc=$?
+check "--gpu-workers 64 runs (rc $rc)" '[[ $rc -eq 0 && $(tail -n 1 <<<"$out" | jq ".sweep[0].gpu_workers // .gpu_workers") -eq 64 ]]'
+
 echo "engine_builtin_batch: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

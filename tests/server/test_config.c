@@ -227,8 +227,10 @@ int main(void)
     /* Upper bounds are the engine's (engine.h), checked at parse time with file:line. */
     expect_error("[synthesis]\npartition_workers = 4097\n", "t.toml:2: synthesis.partition_workers: 4097 is out of range (1..4096)");
     expect_error("[pipeline]\nsynthesis_lookahead = 65537\n", "t.toml:2: pipeline.synthesis_lookahead: 65537 is out of range (0..65536)");
-    expect_error("[gpus]\ngpu_workers_per_device = 257\n", "t.toml:2: gpus.gpu_workers_per_device: 257 is out of range (1..256)");
-    expect_error("[gpus]\ngpu_workers_per_device = 0\n", "(1..256)");
+    /* gpu_workers_per_device: the GPU backend's worker slots a device, a real limit */
+    expect_error("[gpus]\ngpu_workers_per_device = 65\n", "t.toml:2: gpus.gpu_workers_per_device: 65 is out of range (1..64)");
+    expect_error("[gpus]\ngpu_workers_per_device = 256\n", "t.toml:2: gpus.gpu_workers_per_device: 256 is out of range (1..64)");
+    expect_error("[gpus]\ngpu_workers_per_device = 0\n", "(1..64)");
     expect_error("[pipeline]\nfinalizer_threads = 0\n", "t.toml:2: pipeline.finalizer_threads: 0 is out of range (1..256)");
     expect_error("[pipeline]\nfinalizer_threads = 257\n", "(1..256)");
     expect_error("[gpus]\ngpu_threads = 1025\n", "t.toml:2: gpus.gpu_threads: 1025 is out of range (0..1024)");
@@ -254,10 +256,10 @@ int main(void)
         cuzk_error err = {0};
         cuzk_status st = apply("[synthesis]\npartition_workers = 4096\nthreads = 1024\n[pipeline]\n"
                                "synthesis_lookahead = 65536\nfinalizer_threads = 256\n[gpus]\n"
-                               "gpu_workers_per_device = 256\ngpu_threads = 1024\n",
+                               "gpu_workers_per_device = 64\ngpu_threads = 1024\n",
                                &cfg, &err);
         CHECK(st == CUZK_OK && cfg.partition_workers == 4096 && cfg.synthesis_lookahead == 65536 &&
-                  cfg.finalizer_threads == 256 && cfg.gpu_workers_per_device == 256 && cfg.gpu_threads == 1024 &&
+                  cfg.finalizer_threads == 256 && cfg.gpu_workers_per_device == 64 && cfg.gpu_threads == 1024 &&
                   cfg.synthesis_threads == 1024,
               "upper bounds themselves accepted: %d %s", st, err.msg);
         cuzk_config_free(&cfg);

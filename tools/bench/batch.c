@@ -766,7 +766,7 @@ int bench_batch(int argc, char **argv)
             else if (!strcmp(a, "--partition-workers"))
                 o.pw = uarg(v, a, 1, 1024, &bad);
             else if (!strcmp(a, "--gpu-workers"))
-                o.gw = uarg(v, a, 1, 64, &bad);
+                o.gw = uarg(v, a, 1, CUZK_ENGINE_MAX_GPU_WORKERS_PER_DEVICE, &bad);
             else if (!strcmp(a, "--lookahead"))
                 o.lookahead = uarg(v, a, 0, 1024, &bad);
             else if (!strcmp(a, "--threads"))
