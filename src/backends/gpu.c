@@ -387,6 +387,15 @@ static void detach(void *ctx)
     g->staging_charged = 0;
 }
 
+/* The parameters' device copies go on every device (gpu_bases_forget); the engine's params
+ * are groth16_params_t, as prove_start takes them. */
+static void forget_params(void *ctx, const void *params)
+{
+    gpu_backend *g = ctx;
+    for (uint32_t i = 0; i < g->ndevs; i++)
+        gpu_bases_forget(&g->devs[i], params);
+}
+
 void gpu_backend_table(gpu_backend *g, cuzk_prover_backend *out)
 {
     *out = (cuzk_prover_backend){
@@ -397,6 +406,7 @@ void gpu_backend_table(gpu_backend *g, cuzk_prover_backend *out)
         .prove_finish = finish,
         .attach = attach,
         .detach = detach,
+        .forget_params = forget_params,
     };
 }
 

@@ -129,7 +129,7 @@ cuzk_status gpu_bases_acquire(gpu_dev *d, gpu_queue *q, const groth16_params_t *
     pthread_mutex_lock(&d->mu);
     for (;;) {
         gpu_resident *r = d->residents;
-        while (r && !(r->params == pp && r->fingerprint == fp))
+        while (r && !(r->params == pp && r->fingerprint == fp && !r->forgotten))
             r = r->next;
         if (r && r->loading) {
             pthread_cond_wait(&d->cv, &d->mu);
@@ -206,9 +206,39 @@ void gpu_bases_release(gpu_dev *d, gpu_resident *r)
     if (!r)
         return;
     pthread_mutex_lock(&d->mu);
-    r->users--;
+    bool drop = --r->users == 0 && r->forgotten;
+    if (drop)
+        unlink_resident(d, r);
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->mu);
+    if (drop)
+        resident_free(r);
+}
+
+unsigned gpu_bases_forget(gpu_dev *d, const groth16_params_t *params)
+{
+    unsigned n = 0;
+    pthread_mutex_lock(&d->mu);
+    for (gpu_resident **pr = &d->residents; *pr;) {
+        gpu_resident *r = *pr;
+        if (r->params != params || r->forgotten) {
+            pr = &r->next;
+            continue;
+        }
+        n++;
+        if (r->users || r->loading) { /* the loader holds a use too: its release frees it */
+            r->forgotten = true;
+            pr = &r->next;
+            continue;
+        }
+        unlink_resident(d, r); /* *pr is r->next now */
+        cuzk_log(CUZK_LOG_INFO, "%s: dropped resident bases (%llu bytes) of evicted parameters", d->label,
+                 (unsigned long long)r->bytes);
+        resident_free(r);
+    }
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->mu);
+    return n;
 }
 
 void gpu_bases_free_all(gpu_dev *d)

@@ -44,6 +44,7 @@ typedef struct gpu_resident {
     uint64_t last_use;
     uint32_t users;
     bool loading;
+    bool forgotten; /* gpu_bases_forget while in use: freed at the last release, never reused */
     struct gpu_resident *next;
 } gpu_resident;
 
@@ -59,6 +60,10 @@ cuzk_status gpu_bases_acquire(struct gpu_dev *d, gpu_queue *q, const groth16_par
 /* Whether r's index lists were made from these densities (the same bits over the variables). */
 bool gpu_resident_density_is(const gpu_resident *r, const uint64_t *a_density, const uint64_t *b_density);
 void gpu_bases_release(struct gpu_dev *d, gpu_resident *r);
+/* Drop the resident bases of params on d (any fingerprint): at once when idle, else at
+ * their last gpu_bases_release; later acquires of params upload them afresh. Returns the
+ * sets dropped or marked. */
+unsigned gpu_bases_forget(struct gpu_dev *d, const groth16_params_t *params);
 /* Free every resident set (the device is closing: no user left). */
 void gpu_bases_free_all(struct gpu_dev *d);
 

@@ -76,6 +76,13 @@ typedef struct cuzk_prover_backend {
      * A backend is attached to at most one engine at a time. */
     cuzk_status (*attach)(void *ctx, const cuzk_backend_host *host, cuzk_error *err);
     void (*detach)(void *ctx);
+    /* Optional (NULL: the backend keeps no copy of params). The parameters at `params` (as
+     * prove_start gets them) are being evicted and freed: drop any copy of them the backend
+     * keeps (a GPU backend's resident bases on each device) now, or, where a prove_start
+     * still uses it, when that one is done with it. Called from any thread, possibly with
+     * the caller's locks held (the parameter manager's): it must not call into the engine or
+     * the parameter manager. */
+    void (*forget_params)(void *ctx, const void *params);
 } cuzk_prover_backend;
 
 /* Verifies one partition proof of a job: `kind_input` and `params` as in the job request.

@@ -32,6 +32,8 @@ struct cuzk_params_mgr {
     cuzk_params_entry *entries;
     const cuzk_params_provider *providers[MAX_PROVIDERS];
     size_t n_providers;
+    void (*evict_hook)(void *ctx, const void *params); /* cuzk_params_set_evict_hook */
+    void *evict_ctx;
 };
 
 const char *cuzk_params_tier_name(cuzk_params_tier t)
@@ -49,6 +51,8 @@ static double now_ms(void)
 /* With mu held (or at destroy): free e's handle and return its charge. */
 static void unload(cuzk_params_mgr *m, cuzk_params_entry *e, bool cold)
 {
+    if (e->loaded && cold && m->evict_hook && e->p->prover_params)
+        m->evict_hook(m->evict_ctx, e->p->prover_params(e->p->ctx, e->handle));
     if (e->loaded)
         e->p->unload(e->p->ctx, e->handle, cold);
     e->handle = NULL;
@@ -365,6 +369,14 @@ cuzk_status cuzk_params_preload(cuzk_params_mgr *m, const cuzk_params_provider *
         e->released_at = now_ms();
     pthread_mutex_unlock(&m->mu);
     return st;
+}
+
+void cuzk_params_set_evict_hook(cuzk_params_mgr *m, void (*fn)(void *ctx, const void *params), void *ctx)
+{
+    pthread_mutex_lock(&m->mu);
+    m->evict_hook = fn;
+    m->evict_ctx = ctx;
+    pthread_mutex_unlock(&m->mu);
 }
 
 cuzk_status cuzk_params_evict(cuzk_params_mgr *m, const char *id, bool *was_loaded, uint64_t *freed_bytes,

@@ -47,6 +47,9 @@ typedef struct cuzk_params_provider {
     /* Free a loaded handle. `cold`: an evict (drop caches too); else a reclaim (tier WARM) or
      * the manager's destroy. */
     void (*unload)(void *ctx, void *handle, bool cold);
+    /* Optional (NULL: none): the parameters a loaded handle's jobs pass to the prover
+     * backend (cuzk_prover_backend.prove_start's params), for the evict hook below. */
+    const void *(*prover_params)(void *ctx, const void *handle);
 } cuzk_params_provider;
 
 typedef struct cuzk_params_mgr cuzk_params_mgr;
@@ -58,6 +61,12 @@ cuzk_status cuzk_params_mgr_create(cuzk_budget *budget, cuzk_params_mgr **out, c
 /* Unload every entry (all must have been released) and free. NULL is a no-op. */
 void cuzk_params_mgr_destroy(cuzk_params_mgr *m);
 
+/* Set the evict hook (NULL fn: none): fn(ctx, params) runs in cuzk_params_evict, under the
+ * manager's lock (it must not call back into the manager), with the prover parameters of the
+ * entry it is about to unload (the provider's prover_params); not on a budget reclaim (tier
+ * WARM) nor at destroy. Set it before any evict; ctx is borrowed until it is unset or the
+ * manager goes. */
+void cuzk_params_set_evict_hook(cuzk_params_mgr *m, void (*fn)(void *ctx, const void *params), void *ctx);
 /* Register a provider (at most 8). Errors: CUZK_E_NOMEM when full. */
 cuzk_status cuzk_params_add_provider(cuzk_params_mgr *m, const cuzk_params_provider *p, cuzk_error *err);
 /* Unload and forget every entry of p (none may be held) and unregister it: its owner calls
@@ -93,7 +102,10 @@ uint64_t cuzk_params_charged(const cuzk_params_entry *e);
 cuzk_status cuzk_params_preload(cuzk_params_mgr *m, const cuzk_params_provider *p, const char *id,
                                 bool *already_loaded, uint64_t *load_ms, cuzk_error *err);
 /* Unload `id` (tier COLD, budget released; waits for a load in progress). An id never loaded
- * is not loaded (OK). Errors: CUZK_E_INVALID_ARG when jobs still hold it (count named). */
+ * is not loaded (OK). Before the provider's unload, the evict hook (if set, and the provider
+ * has prover_params) is told of the entry's prover parameters, so that copies of them
+ * elsewhere (a GPU backend's device copy) go too. Errors: CUZK_E_INVALID_ARG when jobs still
+ * hold it (count named). */
 cuzk_status cuzk_params_evict(cuzk_params_mgr *m, const char *id, bool *was_loaded, uint64_t *freed_bytes,
                               cuzk_error *err);
 

@@ -69,6 +69,10 @@ cuzk_status prover_stack_create(const prover_stack_config *cfg, prover_stack **o
     cuzk_budget *budget = s->engine ? cuzk_engine_budget(s->engine) : NULL;
     if ((st = cuzk_params_mgr_create(cfg->charge_params ? budget : NULL, &s->params, err)))
         goto fail;
+    /* an evicted parameter set's copies in the backend (device-resident bases) go with it */
+    const cuzk_prover_backend *table = s->backend ? backend_table(s->backend) : NULL;
+    if (table && table->forget_params)
+        cuzk_params_set_evict_hook(s->params, table->forget_params, table->ctx);
     if (cfg->add_providers) {
         void *added = NULL;
         if ((st = cfg->add_providers(cfg->providers_ctx, s, &added, err)))

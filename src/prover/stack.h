@@ -11,7 +11,8 @@
  *   2. the engine over it (cfg.engine, its .backend set to the backend's table);
  *   3. the parameter manager, charging the engine's memory budget when cfg.charge_params
  *      (parameters are then HOT / WARM / COLD under the budget as in the daemon), else
- *      nothing;
+ *      nothing; its evict hook is the backend's forget_params when it has one (an evicted
+ *      parameter set's device copy goes with it);
  *   4. the caller's own providers (cfg.add_providers: the daemon's circuit registry),
  *      registered before the Filecoin one so that an unknown id's message names them first;
  *   5. the Filecoin parameters (fc_srs_create of cfg.filecoin over that manager);

@@ -145,6 +145,14 @@ static cuzk_status provider_load(void *ctx, const char *id, void **handle, uint6
     return CUZK_OK;
 }
 
+/* A loaded circuit's proving key, the params its jobs give the backend (cuzk_circuit_params). */
+static const void *provider_prover_params(void *ctx, const void *handle)
+{
+    (void)ctx;
+    const loaded *h = handle;
+    return h->synthetic ? (const void *)builtin_synthetic_params(h->syn) : (const void *)builtin_r1cs_params(h->rc);
+}
+
 cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_threads, cuzk_params_mgr *params,
                                  cuzk_registry **out, cuzk_error *err)
 {
@@ -156,7 +164,7 @@ cuzk_status cuzk_registry_create(const cuzk_server_config *cfg, unsigned setup_t
     }
     r->setup_threads = setup_threads ? setup_threads : 1;
     r->provider = (cuzk_params_provider){"circuit", r, provider_claims, provider_describe, provider_load,
-                                         provider_unload};
+                                         provider_unload, provider_prover_params};
     for (size_t i = 0; i < cfg->n_circuits; i++) {
         configured *c = &r->entries[r->n++];
         c->name = strdup(cfg->circuits[i].name);
@@ -238,8 +246,7 @@ const cuzk_circuit_kind *cuzk_circuit_kind_of(const cuzk_circuit *c)
 
 const void *cuzk_circuit_params(const cuzk_circuit *c)
 {
-    const loaded *h = handle_of(c);
-    return h->synthetic ? (const void *)builtin_synthetic_params(h->syn) : (const void *)builtin_r1cs_params(h->rc);
+    return provider_prover_params(NULL, handle_of(c));
 }
 
 const cuzk_verify_hook *cuzk_circuit_verify_hook(const cuzk_circuit *c)

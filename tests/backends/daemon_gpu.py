@@ -14,7 +14,8 @@ from the repository's .proto):
     that flag handling, tools/cuzk/cmd_filecoin.c; a PoRep or SnapDeals proof through the CLI on
     POCL takes minutes, the WinningPoSt seconds);
   - an injected device failure (CUZK_GPU_FAIL, first partition only) fails that job with an
-    error naming the device, the daemon keeps serving and the next job completes; with
+    error naming the device, the daemon keeps serving and the next job completes; EvictSRS of
+    its circuit drops the circuit's resident bases from the device too; with
     fallback_to_cpu the failed partition is proved on the CPU and the job completes;
   - [gpus] errors refuse to start naming the key: an unknown backend, a device that does
     not exist, a device list with a repeat.
@@ -188,6 +189,17 @@ st = c.call("GetStatus", pb.GetStatusRequest())
 check(st.devices[0].partitions_failed == 1 and st.devices[0].partitions_proved == 1 and st.total_proofs_failed == 1,
       "failure counted: %s" % st.devices[0])
 check(wait_idle(c, 30, standing_bytes=STAGING), "counters back at zero after the failure (the staging charged)")
+# EvictSRS of the circuit drops its bases from the device too; the next proof uploads them again
+dv = c.call("GetStatus", pb.GetStatusRequest()).devices[0]
+check(dv.bases_resident == 1 and dv.bases_bytes > 0, "synthetic-8's bases resident: %s" % dv)
+ev = c.call("EvictSRS", pb.EvictSrsRequest(circuit_id="synthetic-8"))
+dv = c.call("GetStatus", pb.GetStatusRequest()).devices[0]
+check(ev.was_loaded and dv.bases_resident == 0 and dv.bases_bytes == 0,
+      "EvictSRS synthetic-8 drops its device copy: was_loaded %s, %s" % (ev.was_loaded, dv))
+r = prove(c, synth(4))
+dv = c.call("GetStatus", pb.GetStatusRequest()).devices[0]
+check(done(r) and dv.bases_resident == 1, "a proof after the evict uploads the bases again: %s %r %s" %
+      (r.status, r.error_message, dv))
 d.stop()
 
 # ---- with fallback_to_cpu the failed partition is proved on the CPU

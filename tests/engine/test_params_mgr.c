@@ -4,7 +4,8 @@
  * least recently released reclaimed (WARM) for room, a held entry never unloaded, evict
  * refused while held and COLD after, a failed load listed with its error, a preload that
  * does not wait, an entry larger than the budget, the unknown id's message (every provider's
- * describe), and remove_provider unloading its entries. Expected values are worked out by
+ * describe), remove_provider unloading its entries, and the evict hook told of an evicted
+ * entry's prover parameters (not of a reclaimed one's). Expected values are worked out by
  * hand from the header's contract. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,25 @@ static void fake_unload(void *ctx, void *handle, bool cold)
     free(handle);
 }
 
+/* The fake's prover parameters are its handle, the id string. */
+static const void *fake_prover_params(void *ctx, const void *handle)
+{
+    (void)ctx;
+    return handle;
+}
+
+typedef struct {
+    int calls;
+    char last[32];
+} evicted;
+
+static void on_evict(void *ctx, const void *params)
+{
+    evicted *ev = ctx;
+    ev->calls++;
+    snprintf(ev->last, sizeof ev->last, "%s", (const char *)params);
+}
+
 static const cuzk_params_status *row(const cuzk_params_status *a, size_t n, const char *id)
 {
     for (size_t i = 0; i < n; i++)
@@ -68,8 +88,10 @@ int main(void)
     cuzk_params_mgr *m;
     CHECK(cuzk_params_mgr_create(&b, &m, &err) == CUZK_OK, "create: %s", err.msg);
     fake fa = {"a-", 400, 0, 0, 0, "a-bad"}, fb = {"b-", 300, 0, 0, 0, NULL};
-    cuzk_params_provider pa = {"fa", &fa, fake_claims, fake_describe, fake_load, fake_unload};
-    cuzk_params_provider pb = {"fb", &fb, fake_claims, fake_describe, fake_load, fake_unload};
+    cuzk_params_provider pa = {"fa", &fa, fake_claims, fake_describe, fake_load, fake_unload, fake_prover_params};
+    cuzk_params_provider pb = {"fb", &fb, fake_claims, fake_describe, fake_load, fake_unload, NULL};
+    evicted ev = {0};
+    cuzk_params_set_evict_hook(m, on_evict, &ev);
     CHECK(!cuzk_params_add_provider(m, &pa, &err) && !cuzk_params_add_provider(m, &pb, &err), "add providers");
     CHECK(cuzk_params_provider_of(m, "b-1", &err) == &pb && cuzk_params_provider_of(m, "a-1", &err) == &pa,
           "provider_of");
@@ -106,6 +128,7 @@ int main(void)
               st.size_bytes == 400,
           "held a-1 stays HOT");
     CHECK(cuzk_params_status_of(m, "a-2", &st) && st.tier == CUZK_PARAMS_WARM, "a-2 WARM");
+    CHECK(ev.calls == 0, "a reclaim (WARM) is no evict: hook called %d times", ev.calls);
     /* nothing idle left but a-3 (400): b-2 (300) takes its place; then with only held entries a
      * preload refuses at once */
     cuzk_params_entry *e3;
@@ -130,7 +153,7 @@ int main(void)
 
     /* larger than the whole budget */
     fake fc = {"c-", 2000, 0, 0, 0, NULL};
-    cuzk_params_provider pc = {"fc", &fc, fake_claims, fake_describe, fake_load, fake_unload};
+    cuzk_params_provider pc = {"fc", &fc, fake_claims, fake_describe, fake_load, fake_unload, NULL};
     CHECK(!cuzk_params_add_provider(m, &pc, &err), "add fc");
     CHECK(cuzk_params_acquire(m, &pc, "c-1", NULL, NULL, &e3, &ms, &err) == CUZK_E_NOMEM &&
               strstr(err.msg, "2000 bytes") && strstr(err.msg, "1000 bytes") && fc.unloads == 1,
@@ -141,9 +164,12 @@ int main(void)
     cuzk_params_release(m, e2);
     CHECK(!cuzk_params_evict(m, "a-1", &was, &freed, &err) && was && freed == 400 && fa.cold_unloads == 1,
           "evict a-1");
+    CHECK(ev.calls == 1 && !strcmp(ev.last, "a-1"), "evict hook told of a-1's prover params: %d '%s'", ev.calls,
+          ev.last);
     CHECK(cuzk_params_status_of(m, "a-1", &st) && st.tier == CUZK_PARAMS_COLD, "a-1 COLD");
     CHECK(!cuzk_params_evict(m, "a-1", &was, &freed, &err) && !was && freed == 0, "evict twice");
     CHECK(!cuzk_params_evict(m, "never", &was, &freed, &err) && !was, "evict of an id never loaded");
+    CHECK(ev.calls == 1, "no hook for an entry not loaded: %d", ev.calls);
 
     /* remove_provider unloads its entries and returns their charge */
     uint64_t before = cuzk_budget_used(&b);

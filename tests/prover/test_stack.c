@@ -67,7 +67,7 @@ static cuzk_status add_fake(void *ctx, prover_stack *st, void **added, cuzk_erro
     f->saw_engine = prover_stack_engine(st) != NULL && prover_stack_backend(st) != NULL;
     f->saw_no_fc_srs = prover_stack_fc_srs(st) == NULL && prover_stack_pce(st) == NULL;
     f->mgr = prover_stack_params(st);
-    f->p = (cuzk_params_provider){"fake", f, fake_claims, fake_describe, fake_load, fake_unload};
+    f->p = (cuzk_params_provider){"fake", f, fake_claims, fake_describe, fake_load, fake_unload, NULL};
     cuzk_status rc = cuzk_params_add_provider(f->mgr, &f->p, err);
     if (!rc)
         *added = f;

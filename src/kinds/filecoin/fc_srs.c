@@ -73,6 +73,13 @@ static void provider_describe(void *ctx, char *out, size_t cap)
 static cuzk_status provider_load(void *ctx, const char *id, void **handle, uint64_t *bytes, cuzk_error *err);
 static void provider_unload(void *ctx, void *handle, bool cold);
 
+/* A loaded circuit's proving key, the params its jobs give the backend (fc_srs_params). */
+static const void *provider_prover_params(void *ctx, const void *handle)
+{
+    (void)ctx;
+    return &((const loaded *)handle)->mp.pk;
+}
+
 cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *err)
 {
     *out = NULL;
@@ -95,7 +102,7 @@ cuzk_status fc_srs_create(const fc_srs_config *cfg, fc_srs **out, cuzk_error *er
         m->lock = cfg->lock;
     }
     m->provider = (cuzk_params_provider){"filecoin", m, provider_claims, provider_describe, provider_load,
-                                         provider_unload};
+                                         provider_unload, provider_prover_params};
     cuzk_status st = CUZK_OK;
     if (cfg && cfg->params)
         m->params = cfg->params;
@@ -298,7 +305,7 @@ void fc_srs_release(fc_srs *m, fc_srs_entry *e)
     cuzk_params_release(m->params, (cuzk_params_entry *)e);
 }
 
-const groth16_params_t *fc_srs_params(const fc_srs_entry *e) { return &handle_of(e)->mp.pk; }
+const groth16_params_t *fc_srs_params(const fc_srs_entry *e) { return provider_prover_params(NULL, handle_of(e)); }
 const groth16_pvk_t *fc_srs_pvk(const fc_srs_entry *e) { return &handle_of(e)->pvk; }
 fc_circuit_id fc_srs_circuit(const fc_srs_entry *e) { return handle_of(e)->id; }
 
