@@ -76,8 +76,9 @@ static cuzk_status check_miner_sector(fc_c1_output *c1, const fc_job_request *re
     const bool c1_sector = c1->has_sector || c1->has_sector_number;
     char want[65], got[65];
     if (req->has_sector && c1_sector && req->sector_number != c1->sector_id)
-        return cuzk_fail(err, CUZK_E_INVALID_ARG, "sector_number %llu does not match the C1's sector_id %llu (the sector of its replica_id)",
-                         (unsigned long long)req->sector_number, (unsigned long long)c1->sector_id);
+        return cuzk_fail(err, CUZK_E_INVALID_ARG, "sector_number %llu does not match the C1's sector_id %llu (%s)",
+                         (unsigned long long)req->sector_number, (unsigned long long)c1->sector_id,
+                         c1->has_sector ? "the sector of its replica_id" : "its envelope's SectorNum");
     uint8_t prover_id[32], rid[32];
     if (req->has_miner) {
         fc_prover_id_from_actor(req->miner_id, prover_id);
