@@ -357,7 +357,10 @@ static cuzk_status attach(void *ctx, const cuzk_backend_host *host, cuzk_error *
 {
     gpu_backend *g = ctx;
     unsigned w = host->workers_per_device < g->max_slots ? host->workers_per_device : g->max_slots;
-    uint64_t need = (uint64_t)g->ndevs * (w ? w : 1) * g->staging_bytes;
+    uint64_t need;
+    bool overflow = __builtin_mul_overflow((uint64_t)g->ndevs * (w ? w : 1), (uint64_t)g->staging_bytes, &need);
+    if (overflow)
+        need = UINT64_MAX; /* more than any budget: refused below with the factors */
     if (!host->budget || g->budget)
         return cuzk_fail(err, CUZK_E_INVALID_ARG, "gpu backend: %s", g->budget ? "attached to another engine already"
                                                                                 : "attach without a budget");
@@ -365,9 +368,10 @@ static cuzk_status attach(void *ctx, const cuzk_backend_host *host, cuzk_error *
         cuzk_budget_reclaim(host->budget, need);
         if (!cuzk_budget_try_acquire(host->budget, need))
             return cuzk_fail(err, CUZK_E_NOMEM,
-                             "gpu backend: pinned staging of %llu bytes (%u devices x %u workers x [gpus] "
+                             "gpu backend: pinned staging of %s%llu bytes (%u devices x %u workers x [gpus] "
                              "staging_buffer %zu) does not fit the host memory budget (%llu of %llu in use)",
-                             (unsigned long long)need, g->ndevs, w ? w : 1, g->staging_bytes,
+                             overflow ? "more than " : "", (unsigned long long)need, g->ndevs, w ? w : 1,
+                             g->staging_bytes,
                              (unsigned long long)cuzk_budget_used(host->budget),
                              (unsigned long long)cuzk_budget_total(host->budget));
     }

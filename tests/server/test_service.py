@@ -207,6 +207,10 @@ refusals = [("safety_margin above MemTotal", '[gpus]\nbackend = "cpu"\n[memory]\
 if re.search(r"^opencl: .*device", gpu_info, re.M) and "opencl: no device" not in gpu_info:
     refusals.append(("1 TiB of pinned staging", '[gpus]\nbackend = "opencl"\nstaging_buffer = "1TiB"\n',
                      "[gpus] staging_buffer 1099511627776) does not fit the host memory budget"))
+    # 16 workers x 2^60 bytes is 2^64: the product must not wrap to 0 (nothing charged)
+    refusals.append(("16 x 2^60 bytes of pinned staging",
+                     '[gpus]\nbackend = "opencl"\nstaging_buffer = 1152921504606846976\ngpu_workers_per_device = 16\n',
+                     "pinned staging of more than 18446744073709551615 bytes"))
 else:
     print("SKIP: no OpenCL device: the staging_buffer refusal is not checked")
 for what, extra, needle in refusals:
