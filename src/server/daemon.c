@@ -207,11 +207,18 @@ static bool check_params(const cuzk_server_config *cfg, bool *missing)
     const char *dir = fc_srs_param_cache(m);
     struct stat sb;
     bool ok = true;
+    /* the point caches' (and PCEs') directory: created when missing, so only something else
+     * in its place is an error (every Filecoin proof would be refused) */
+    const char *cache = fc_srs_cache_dir(m);
+    if (cache && stat(cache, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        cuzk_log(CUZK_LOG_ERROR, "[srs] cache_dir %s is not a directory: every Filecoin proof would be refused", cache);
+        ok = false;
+    }
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         cuzk_log(CUZK_LOG_WARN, "[srs] param_cache %s is not a directory: no Filecoin proof can run", dir);
         fc_srs_destroy(m);
         *missing = true;
-        return true;
+        return ok;
     }
     char present[1024] = "";
     size_t n = 0, len = 0;

@@ -225,7 +225,8 @@ for what, extra, needles in [
         ("missing circuit file", '[[circuits]]\nname = "x"\nr1cs = "/nonexistent/x.r1cs"\nzkey = "/nonexistent/x.zkey"\n',
          ["/nonexistent/x.r1cs"]),
         ("TLS key without certificate", 'tls_key = "%s"\n' % tok, ["tls_key is set but tls_cert is not"]),
-        ("unwritable log file", '[logging]\nfile = "/nonexistent/dir/cuzk.log"\n', ["/nonexistent/dir/cuzk.log"])]:
+        ("unwritable log file", '[logging]\nfile = "/nonexistent/dir/cuzk.log"\n', ["/nonexistent/dir/cuzk.log"]),
+        ("cache_dir a regular file", '[srs]\ncache_dir = "%s"\n' % tok, ["[srs] cache_dir %s is not a directory" % tok])]:
     folder, cfg3 = write_config("bad", "127.0.0.1:0", extra)
     rc, err = run_daemon(["--check-config", "--config", cfg3])
     check(rc == 2 and all((n % cfg3 if "%s" in n else n) in err for n in needles) and "OK" not in err,
