@@ -259,19 +259,6 @@ void cs_enforce(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c);
  * ignore ev. */
 void cs_enforce_values(cs_t *cs, const char *name, cs_lc *a, cs_lc *b, cs_lc *c, const fr_t ev[3]);
 
-/* The CS_PROVE fast path for rows whose gadget knows, without building the LCs, which
- * variables have a non-zero coefficient in A and B and what the row evaluates to (the bit
- * gadgets): CS_PROVE keeps of a row only its evaluations and the A / B densities.
- * cs_row_fast: whether the next row may take it (CS_PROVE, status OK, room in a, b, c, which
- * are 16-byte aligned); when
- * false the gadget builds the LCs and calls cs_enforce_values as usual (every other mode).
- * cs_row_push: the row a * b = c where a[0..na) are the aux variables with a non-zero
- * coefficient in A after merging (a repeat is harmless), b[0..nb) those of B, b_one whether ONE
- * has a non-zero coefficient in B, c[0..nc) C's aux variables (checked only: CS_PROVE keeps no
- * C density; inputs in A or C need no listing), ev[3] the evaluations a·w, b·w, c·w. The
- * result equals cs_enforce_values over the LCs these lists describe: the same evaluations,
- * densities, errors (a variable not allocated; with CS_VERIFY_ROWS a row that does not hold).
- * Only after cs_row_fast returned true. */
 /* *dst = *src for a, b and c (dst 16-byte aligned): a streaming store where the CPU has one
  * (SSE2), as a partition's a, b, c are gigabytes written once and read by another thread much
  * later; without it every 64-byte line would first be read from memory (a 32 GiB PoRep
@@ -287,8 +274,25 @@ static inline void cs_store_stream(fr_t *dst, const fr_t *src)
     *dst = *src;
 #endif
 }
+/* The fast paths' out-of-line halves: cs_row_fail records the error of a row naming an
+ * unallocated variable, as cs_enforce would (cs.c); cs_row_verify, under CS_VERIFY_ROWS,
+ * checks a·b = c at row `row` of the written a, b, c and records the first row that fails
+ * (cs_prove.c). */
 void cs_row_fail(cs_t *cs);
 void cs_row_verify(cs_t *cs, uint64_t row);
+/* The CS_PROVE fast path for rows whose gadget knows, without building the LCs, which
+ * variables have a non-zero coefficient in A and B and what the row evaluates to (the bit
+ * gadgets): CS_PROVE keeps of a row only its evaluations and the A / B densities.
+ * cs_row_fast: whether the next row may take it (CS_PROVE, status OK, room in a, b, c, which
+ * are 16-byte aligned); when false the gadget builds the LCs and calls cs_enforce_values as
+ * usual (every other mode).
+ * cs_row_push: the row a * b = c where a[0..na) are the aux variables with a non-zero
+ * coefficient in A after merging (a repeat is harmless), b[0..nb) those of B, b_one whether ONE
+ * has a non-zero coefficient in B, c[0..nc) C's aux variables (checked only: CS_PROVE keeps no
+ * C density; inputs in A or C need no listing), ea, eb, ec the evaluations a·w, b·w, c·w. The
+ * result equals cs_enforce_values over the LCs these lists describe: the same evaluations,
+ * densities, errors (a variable not allocated; with CS_VERIFY_ROWS a row that does not hold).
+ * Only after cs_row_fast returned true. */
 static inline bool cs_row_fast(const cs_t *cs) { return cs->num_constraints < cs->fast.rows_end; }
 static inline __attribute__((always_inline)) void cs_row_push(cs_t *cs, const cs_var *a, unsigned na, const cs_var *b,
                                                              unsigned nb, bool b_one, const cs_var *c, unsigned nc,
